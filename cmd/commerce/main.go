@@ -1,0 +1,201 @@
+// Command commerce is the service binary: the HTTP server and job workers,
+// migrations, and operator commands.
+//
+//	commerce serve [--no-worker]   HTTP server (and job workers unless --no-worker)
+//	commerce worker                job workers only
+//	commerce migrate up|down|status
+//	commerce accounts create --email E [--plan P] [--reuse]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"commerce/config"
+	"commerce/db"
+	"commerce/problem"
+	"commerce/server"
+)
+
+// drainTimeout caps how long shutdown waits for requests and jobs.
+const drainTimeout = 10 * time.Second
+
+const usage = `usage:
+  commerce serve [--no-worker]      start the HTTP server (and job workers)
+  commerce worker                   start job workers only
+  commerce migrate up|down|status   apply, roll back (last group; --all: everything) or show migrations
+  commerce accounts create --email E [--plan free|growth|scale] [--reuse]
+                                    create an account and print a new API key
+Configuration comes from the environment (see README).`
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "commerce:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	log := cfg.Logger()
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	switch args[0] {
+	case "serve":
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		noWorker := fs.Bool("no-worker", false, "do not run job workers in this process")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return serve(ctx, cfg, log, !*noWorker, true)
+	case "worker":
+		return serve(ctx, cfg, log, true, false)
+	case "migrate":
+		return migrate(ctx, cfg, args[1:], stdout)
+	case "accounts":
+		return accounts(ctx, cfg, log, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+// serve runs the HTTP server and/or the workers until a signal, then drains
+// in-flight requests and jobs for at most drainTimeout.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, listen bool) error {
+	srv, err := server.New(ctx, cfg, log, server.Options{Work: work})
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(ctx); err != nil {
+		srv.Close(context.Background())
+		return err
+	}
+	var hs *http.Server
+	errc := make(chan error, 1)
+	if listen {
+		ln, err := net.Listen("tcp", cfg.ListenAddr)
+		if err != nil {
+			srv.Close(context.Background())
+			return fmt.Errorf("listen on LISTEN_ADDR %s: %w", cfg.ListenAddr, err)
+		}
+		hs = &http.Server{
+			Handler:           srv.Handler(),
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       2 * time.Minute,
+			WriteTimeout:      2 * time.Minute,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    64 << 10,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		}
+		log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "workers", work, "processor", cfg.Processor)
+		go func() { errc <- hs.Serve(ln) }()
+	} else {
+		log.Info("worker started")
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			srv.Close(context.Background())
+			return err
+		}
+	}
+	log.Info("shutting down", "drain_timeout", drainTimeout.String())
+	dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if hs != nil {
+		if err := hs.Shutdown(dctx); err != nil {
+			log.Warn("requests still in flight at the drain deadline", "error", err)
+		}
+	}
+	srv.Close(dctx)
+	log.Info("stopped")
+	return nil
+}
+
+func migrate(ctx context.Context, cfg config.Config, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("migrate needs up, down or status")
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	switch args[0] {
+	case "up":
+		return d.MigrateUp(ctx, stdout)
+	case "down":
+		fs := flag.NewFlagSet("migrate down", flag.ContinueOnError)
+		all := fs.Bool("all", false, "roll back every migration, River's included")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return d.MigrateDown(ctx, stdout, *all)
+	case "status":
+		st, err := d.MigrateStatus(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "river: version %d of %d\n", st.RiverVersion, st.RiverLatest)
+		for _, n := range st.Applied {
+			fmt.Fprintf(stdout, "applied  %s\n", n)
+		}
+		for _, n := range st.Pending {
+			fmt.Fprintf(stdout, "pending  %s\n", n)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown migrate command %q (want up, down or status)", args[0])
+}
+
+func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return errors.New("usage: commerce accounts create --email E [--plan P] [--reuse]")
+	}
+	fs := flag.NewFlagSet("accounts create", flag.ContinueOnError)
+	email := fs.String("email", "", "the account's email address (required)")
+	plan := fs.String("plan", "free", "free, growth or scale")
+	reuse := fs.Bool("reuse", false, "when the email has an account already, issue a new key for it")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *email == "" {
+		return errors.New("accounts create: --email is required")
+	}
+	srv, err := server.New(ctx, cfg, log, server.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close(context.Background())
+	out, err := srv.Resolver.CreateAccount(ctx, *email, *plan, "created by commerce accounts create", *reuse)
+	if p := problem.From(err); p != nil {
+		return fmt.Errorf("accounts create: --%s: %s", p.Param, p.Detail)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "account_id=%s\napi_key=%s\n", out.Account.ID, out.Key.Key)
+	return nil
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"regexp"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+func setEnv(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	t.Setenv("DATABASE_URL", testkit.DatabaseURL)
+	t.Setenv("REDIS_URL", testkit.RedisURL)
+	t.Setenv("LISTEN_ADDR", addr)
+	t.Setenv("BASE_URL", "http://"+addr)
+	t.Setenv("LOG_LEVEL", "error")
+	t.Setenv("LOG_FORMAT", "json")
+	return addr
+}
+
+// The operator commands and a serve that drains and exits on SIGTERM.
+// (Not parallel: it sets the environment and signals the process.)
+func TestCommands(t *testing.T) {
+	addr := setEnv(t)
+
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"migrate", "up"}, &out))
+	out.Reset()
+	require.NoError(t, run([]string{"migrate", "status"}, &out))
+	require.Contains(t, out.String(), "applied  20261122000001_foundation")
+	require.NotContains(t, out.String(), "pending")
+
+	out.Reset()
+	require.NoError(t, run([]string{"accounts", "create", "--email", "op-" + testkit.Unique() + "@example.com", "--plan", "growth"}, &out))
+	m := regexp.MustCompile(`(?m)^account_id=(acc_[0-9a-z]{26})\napi_key=(svc_[0-9A-Za-z]{40})$`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	key := m[2]
+
+	err := run([]string{"accounts", "create", "--email", "not-an-email"}, &out)
+	require.ErrorContains(t, err, "--email")
+	err = run([]string{"accounts", "create", "--email", "x@example.com", "--plan", "gold"}, &out)
+	require.ErrorContains(t, err, "--plan")
+
+	done := make(chan error, 1)
+	go func() { done <- run([]string{"serve"}, &out) }()
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + addr + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	}, 15*time.Second, 50*time.Millisecond)
+
+	req, _ := http.NewRequest("GET", "http://"+addr+"/v1/api-keys", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode)
+
+	start := time.Now()
+	require.NoError(t, syscall.Kill(syscall.Getpid(), syscall.SIGTERM))
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+		require.Less(t, time.Since(start), 11*time.Second)
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+	_, err = http.Get("http://" + addr + "/healthz")
+	require.Error(t, err, "the listener is closed")
+}
+
+func TestInvalidConfigurationNamesTheVariable(t *testing.T) {
+	setEnv(t)
+	t.Setenv("LISTEN_ADDR", "nonsense")
+	err := run([]string{"serve"}, &bytes.Buffer{})
+	require.ErrorContains(t, err, "LISTEN_ADDR")
+}

@@ -1,0 +1,211 @@
+// Package config reads the service's configuration from the environment
+// (CONTRACT §13). An invalid value is an error naming the variable.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// Development defaults: the local services that `make run` starts.
+const (
+	DefaultDatabaseURL = "postgres://postgres@127.0.0.1:55432/commerce?sslmode=disable"
+	DefaultRedisURL    = "redis://127.0.0.1:56379/0"
+)
+
+// DefaultWebhookRetrySchedule is the delay before each of the 7 retries.
+var DefaultWebhookRetrySchedule = []time.Duration{
+	5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
+	30 * time.Minute, 2 * time.Hour, 6 * time.Hour,
+}
+
+// Config is the whole configuration of a process.
+type Config struct {
+	ListenAddr           string
+	BaseURL              string
+	ConsoleURL           string
+	DatabaseURL          string
+	RedisURL             string
+	Processor            string // "sandbox" or "stripe"
+	StripeSecretKey      string
+	StripeWebhookSecret  string
+	StripeAPIBase        string
+	SMTPURL              string
+	MailFrom             string
+	FileStorageURL       string
+	AllowPrivateTargets  bool
+	ExtraCAFile          string
+	WebhookRetrySchedule []time.Duration
+	LogLevel             slog.Level
+	LogFormat            string // "json" or "text"
+	TrustedProxies       []netip.Prefix
+	// RateLimitScale multiplies every rate limit (benchmarks; default 1).
+	RateLimitScale int
+}
+
+// FromEnv reads the configuration from the process environment.
+func FromEnv() (Config, error) { return Load(os.Getenv) }
+
+// Load reads the configuration through getenv; the first invalid variable is
+// reported by name.
+func Load(getenv func(string) string) (Config, error) {
+	c := Config{
+		ListenAddr:          or(getenv("LISTEN_ADDR"), ":8080"),
+		BaseURL:             strings.TrimRight(or(getenv("BASE_URL"), "http://localhost:8080"), "/"),
+		DatabaseURL:         or(getenv("DATABASE_URL"), DefaultDatabaseURL),
+		RedisURL:            or(getenv("REDIS_URL"), DefaultRedisURL),
+		StripeSecretKey:     getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
+		StripeAPIBase:       getenv("STRIPE_API_BASE"),
+		SMTPURL:             getenv("SMTP_URL"),
+		MailFrom:            getenv("MAIL_FROM"),
+		FileStorageURL:      or(getenv("FILE_STORAGE_URL"), "file://./.data/files"),
+		ExtraCAFile:         getenv("EXTRA_CA_FILE"),
+	}
+	bad := func(name, why string) (Config, error) {
+		return Config{}, fmt.Errorf("invalid configuration: %s %s", name, why)
+	}
+
+	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
+		return bad("LISTEN_ADDR", "must be host:port, such as :8080")
+	}
+	if !isHTTPURL(c.BaseURL) {
+		return bad("BASE_URL", "must be an absolute http(s) URL")
+	}
+	c.ConsoleURL = strings.TrimRight(or(getenv("CONSOLE_URL"), c.BaseURL+"/console"), "/")
+	if !isHTTPURL(c.ConsoleURL) {
+		return bad("CONSOLE_URL", "must be an absolute http(s) URL")
+	}
+	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return bad("DATABASE_URL", "must be a postgres:// URL")
+	}
+	if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+		return bad("REDIS_URL", "must be a redis:// or rediss:// URL")
+	}
+
+	switch p := getenv("PROCESSOR"); p {
+	case "":
+		c.Processor = "sandbox"
+		if c.StripeSecretKey != "" {
+			c.Processor = "stripe"
+		}
+	case "sandbox", "stripe":
+		c.Processor = p
+	default:
+		return bad("PROCESSOR", `must be "sandbox" or "stripe"`)
+	}
+	if c.Processor == "stripe" {
+		if !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_") {
+			return bad("STRIPE_SECRET_KEY", "must be set to a Stripe secret key (sk_…) when PROCESSOR is stripe")
+		}
+	}
+	if c.StripeAPIBase != "" && !isHTTPURL(c.StripeAPIBase) {
+		return bad("STRIPE_API_BASE", "must be an absolute http(s) URL")
+	}
+	if c.SMTPURL != "" {
+		u, err := url.Parse(c.SMTPURL)
+		if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps" && u.Scheme != "smtp+starttls") || u.Host == "" {
+			return bad("SMTP_URL", "must be smtp://, smtps:// or smtp+starttls://user:pass@host:port")
+		}
+	}
+	if c.MailFrom == "" {
+		u, _ := url.Parse(c.BaseURL)
+		c.MailFrom = fmt.Sprintf("commerce <no-reply@%s>", u.Hostname())
+	}
+	if u, err := url.Parse(c.FileStorageURL); err != nil || u.Scheme == "" {
+		return bad("FILE_STORAGE_URL", "must be a blob URL such as file:///var/lib/commerce, s3://bucket or gs://bucket")
+	}
+	if v := getenv("ALLOW_PRIVATE_TARGETS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return bad("ALLOW_PRIVATE_TARGETS", "must be true or false")
+		}
+		c.AllowPrivateTargets = b
+	}
+	if c.ExtraCAFile != "" {
+		if _, err := os.Stat(c.ExtraCAFile); err != nil {
+			return bad("EXTRA_CA_FILE", "must name a readable PEM file")
+		}
+	}
+	c.WebhookRetrySchedule = DefaultWebhookRetrySchedule
+	if v := getenv("WEBHOOK_RETRY_SCHEDULE"); v != "" {
+		var sched []time.Duration
+		for _, part := range strings.Split(v, ",") {
+			d, err := time.ParseDuration(strings.TrimSpace(part))
+			if err != nil || d <= 0 {
+				return bad("WEBHOOK_RETRY_SCHEDULE", "must be comma-separated positive durations such as 5s,30s,2m")
+			}
+			sched = append(sched, d)
+		}
+		c.WebhookRetrySchedule = sched
+	}
+	if v := getenv("LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return bad("LOG_LEVEL", "must be debug, info, warn or error")
+		}
+	}
+	switch v := getenv("LOG_FORMAT"); v {
+	case "":
+		c.LogFormat = "json"
+		if term.IsTerminal(int(os.Stderr.Fd())) {
+			c.LogFormat = "text"
+		}
+	case "json", "text":
+		c.LogFormat = v
+	default:
+		return bad("LOG_FORMAT", `must be "json" or "text"`)
+	}
+	c.RateLimitScale = 1
+	if v := getenv("RATE_LIMIT_SCALE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return bad("RATE_LIMIT_SCALE", "must be a positive integer")
+		}
+		c.RateLimitScale = n
+	}
+	if v := getenv("TRUSTED_PROXIES"); v != "" {
+		for _, part := range strings.Split(v, ",") {
+			part = strings.TrimSpace(part)
+			p, err := netip.ParsePrefix(part)
+			if err != nil {
+				a, aerr := netip.ParseAddr(part)
+				if aerr != nil {
+					return bad("TRUSTED_PROXIES", "must be comma-separated CIDRs such as 10.0.0.0/8")
+				}
+				p = netip.PrefixFrom(a, a.BitLen())
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+		}
+	}
+	return c, nil
+}
+
+// Logger builds the process logger from the configuration.
+func (c Config) Logger() *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	if c.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

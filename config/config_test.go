@@ -1,0 +1,60 @@
+package config_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/config"
+)
+
+func load(env map[string]string) (config.Config, error) {
+	return config.Load(func(k string) string { return env[k] })
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := load(map[string]string{"LOG_FORMAT": "json"})
+	require.NoError(t, err)
+	require.Equal(t, ":8080", c.ListenAddr)
+	require.Equal(t, "http://localhost:8080", c.BaseURL)
+	require.Equal(t, "http://localhost:8080/console", c.ConsoleURL)
+	require.Equal(t, "sandbox", c.Processor)
+	require.Equal(t, "commerce <no-reply@localhost>", c.MailFrom)
+	require.Equal(t, config.DefaultWebhookRetrySchedule, c.WebhookRetrySchedule)
+	require.False(t, c.AllowPrivateTargets)
+
+	c, err = load(map[string]string{"STRIPE_SECRET_KEY": "sk_test_123", "WEBHOOK_RETRY_SCHEDULE": "1s, 2s", "TRUSTED_PROXIES": "10.0.0.0/8,127.0.0.1"})
+	require.NoError(t, err)
+	require.Equal(t, "stripe", c.Processor)
+	require.Equal(t, []time.Duration{time.Second, 2 * time.Second}, c.WebhookRetrySchedule)
+	require.Len(t, c.TrustedProxies, 2)
+}
+
+// An invalid value stops start-up with a message naming the variable.
+func TestInvalidValuesNameTheVariable(t *testing.T) {
+	t.Parallel()
+	for name, value := range map[string]string{
+		"LISTEN_ADDR":            "8080",
+		"BASE_URL":               "localhost",
+		"CONSOLE_URL":            "ftp://x",
+		"DATABASE_URL":           "mysql://x",
+		"REDIS_URL":              "http://x",
+		"PROCESSOR":              "paypal",
+		"SMTP_URL":               "http://mail",
+		"ALLOW_PRIVATE_TARGETS":  "maybe",
+		"EXTRA_CA_FILE":          "/does/not/exist.pem",
+		"WEBHOOK_RETRY_SCHEDULE": "5s,soon",
+		"LOG_LEVEL":              "loud",
+		"LOG_FORMAT":             "xml",
+		"TRUSTED_PROXIES":        "10.0.0.0/33",
+		"STRIPE_API_BASE":        "not a url",
+		"RATE_LIMIT_SCALE":       "0",
+	} {
+		_, err := load(map[string]string{name: value})
+		require.ErrorContains(t, err, name, "value %q", value)
+	}
+	_, err := load(map[string]string{"PROCESSOR": "stripe"})
+	require.ErrorContains(t, err, "STRIPE_SECRET_KEY")
+}

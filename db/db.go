@@ -1,0 +1,112 @@
+// Package db owns the PostgreSQL side of the service: the connection pool
+// shared by bun and River, row structs, queries more than one resolver needs,
+// the embedded migrations and the one transaction helper.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+)
+
+// DB is the service's database handle: bun for queries, and the pgx pool it
+// runs on, which River shares.
+type DB struct {
+	*bun.DB
+	Pool *pgxpool.Pool
+}
+
+// Open connects to PostgreSQL at url and checks that it answers.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	if cfg.MaxConns < 20 {
+		cfg.MaxConns = 20
+	}
+	cfg.MaxConnIdleTime = 5 * time.Minute
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open pool: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	sqldb := stdlib.OpenDBFromPool(pool)
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Pool: pool}, nil
+}
+
+// Close closes bun's handle and the pool.
+func (d *DB) Close() {
+	_ = d.DB.Close()
+	d.Pool.Close()
+}
+
+// Tx is one PostgreSQL transaction seen by bun (the embedded bun.Tx) and by
+// River (River, to pass to Client.InsertTx). Both run on the same connection,
+// so rows and jobs commit or roll back together.
+type Tx struct {
+	bun.Tx
+	River pgx.Tx
+}
+
+// InTx runs fn in a transaction. It commits when fn returns nil and rolls back
+// otherwise (or when fn panics, re-panicking afterwards). This is the only
+// place that knows how bun and River share a transaction: database/sql owns
+// it, and River gets the very pgx connection it runs on, wrapped so that
+// River's own Begin becomes a savepoint.
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) (err error) {
+	conn, err := d.DB.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("acquire connection: %w", err)
+	}
+	defer conn.Close()
+	btx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	var pc *pgx.Conn
+	if err := conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		pc = c.Conn()
+		return nil
+	}); err != nil {
+		_ = btx.Rollback()
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			_ = btx.Rollback()
+			panic(r)
+		}
+	}()
+	if err := fn(ctx, Tx{Tx: btx, River: &pinnedTx{conn: pc}}); err != nil {
+		if rbErr := btx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+			return errors.Join(err, fmt.Errorf("rollback: %w", rbErr))
+		}
+		return err
+	}
+	if err := btx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+type pgxTx = pgx.Tx
+
+var errNoRows = sql.ErrNoRows

@@ -1,0 +1,145 @@
+package db_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/url"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/stretchr/testify/require"
+
+	"commerce/db"
+	"commerce/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+func open(t *testing.T, url string) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), url)
+	require.NoError(t, err)
+	t.Cleanup(d.Close)
+	return d
+}
+
+type noopArgs struct{ N int }
+
+func (noopArgs) Kind() string { return "test_noop" }
+
+// A bun write and a River InsertTx in one InTx commit together and roll back together.
+func TestInTxSharesTransactionWithRiver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := open(t, testkit.DatabaseURL)
+	client, err := river.NewClient(riverpgxv5.New(d.Pool), &river.Config{})
+	require.NoError(t, err)
+
+	insert := func(fail bool) (string, error) {
+		id := db.NewID("acc")
+		err := d.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+			acc := &db.Account{ID: id, Email: id + "@example.com", Plan: "free", BillingStatus: "active"}
+			if _, err := tx.NewInsert().Model(acc).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := client.InsertTx(ctx, tx.River, noopArgs{N: len(id)}, &river.InsertOpts{Tags: []string{id}}); err != nil {
+				return err
+			}
+			if fail {
+				return io.ErrUnexpectedEOF
+			}
+			return nil
+		})
+		return id, err
+	}
+	count := func(id string) (accounts, jobs int) {
+		require.NoError(t, d.Pool.QueryRow(ctx, "SELECT count(*) FROM accounts WHERE id = $1", id).Scan(&accounts))
+		require.NoError(t, d.Pool.QueryRow(ctx, "SELECT count(*) FROM river_job WHERE $1 = ANY(tags)", id).Scan(&jobs))
+		return
+	}
+
+	id, err := insert(false)
+	require.NoError(t, err)
+	a, j := count(id)
+	require.Equal(t, 1, a)
+	require.Equal(t, 1, j)
+
+	id, err = insert(true)
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	a, j = count(id)
+	require.Equal(t, 0, a, "the account row is rolled back")
+	require.Equal(t, 0, j, "the job is rolled back with it")
+}
+
+// A panic inside InTx rolls back and propagates.
+func TestInTxRollsBackOnPanic(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := open(t, testkit.DatabaseURL)
+	id := db.NewID("acc")
+	require.Panics(t, func() {
+		_ = d.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+			_, err := tx.NewInsert().Model(&db.Account{ID: id, Email: id + "@example.com", Plan: "free", BillingStatus: "active"}).Exec(ctx)
+			require.NoError(t, err)
+			panic("boom")
+		})
+	})
+	var n int
+	require.NoError(t, d.Pool.QueryRow(ctx, "SELECT count(*) FROM accounts WHERE id = $1", id).Scan(&n))
+	require.Zero(t, n)
+}
+
+// Migrations go up, down to nothing, and up again on an empty database.
+func TestMigrationsUpDownUp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	admin := open(t, testkit.DatabaseURL)
+	name := "mig_" + testkit.Unique()
+	_, err := admin.Pool.Exec(ctx, "CREATE DATABASE "+name)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = admin.Pool.Exec(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)") })
+	d := open(t, replaceDB(testkit.DatabaseURL, name))
+
+	tables := func() []string {
+		rows, err := d.Pool.Query(ctx, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")
+		require.NoError(t, err)
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return names
+	}
+
+	var out bytes.Buffer
+	require.NoError(t, d.MigrateUp(ctx, &out))
+	require.Contains(t, tables(), "accounts")
+	require.Contains(t, tables(), "river_job")
+	st, err := d.MigrateStatus(ctx)
+	require.NoError(t, err)
+	require.Empty(t, st.Pending)
+	require.Equal(t, st.RiverLatest, st.RiverVersion)
+
+	require.NoError(t, d.MigrateUp(ctx, &out), "up is idempotent")
+	require.NoError(t, d.MigrateDown(ctx, &out, true))
+	require.Empty(t, tables(), "down to zero leaves no tables")
+
+	require.NoError(t, d.MigrateUp(ctx, &out))
+	require.Contains(t, tables(), "api_keys")
+	require.Contains(t, tables(), "idempotency_keys")
+}
+
+func replaceDB(raw, name string) string {
+	u, _ := url.Parse(raw)
+	u.Path = "/" + name
+	return u.String()
+}
+
+func TestNewIDIsPrefixedSortableULID(t *testing.T) {
+	t.Parallel()
+	a, b := db.NewID("key"), db.NewID("key")
+	require.True(t, db.ValidID("key", a))
+	require.False(t, db.ValidID("acc", a))
+	require.Less(t, a, b)
+	require.Regexp(t, `^key_[0-9a-z]{26}$`, a)
+}

@@ -1,0 +1,116 @@
+// Package jobs runs the service's background work on River, in the same
+// PostgreSQL as everything else: the client, its workers and periodic jobs,
+// and job metrics. Domain packages add their workers through Register.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"commerce/db"
+)
+
+// Client is the River client type of the service.
+type Client = river.Client[pgx.Tx]
+
+// Options configure New.
+type Options struct {
+	// Work starts workers; without it the client only inserts jobs.
+	Work bool
+	// Workers is the number of concurrent jobs in the default queue.
+	Workers int
+	// FetchCooldown and FetchPollInterval tune job pickup latency.
+	FetchCooldown     time.Duration
+	FetchPollInterval time.Duration
+}
+
+// New builds the River client on the service's pool, with every worker and
+// periodic job registered.
+func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &idempotencyCleanupWorker{db: d})
+
+	cfg := &river.Config{
+		Logger:  log.With("component", "river"),
+		Workers: workers,
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+				func() (river.JobArgs, *river.InsertOpts) { return IdempotencyCleanupArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+		},
+		FetchCooldown:     opts.FetchCooldown,
+		FetchPollInterval: opts.FetchPollInterval,
+	}
+	if opts.Work {
+		n := opts.Workers
+		if n <= 0 {
+			n = 50
+		}
+		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: n}}
+	}
+	client, err := river.NewClient(riverpgxv5.New(d.Pool), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("river client: %w", err)
+	}
+	return client, nil
+}
+
+// Metrics counts finished jobs by kind and outcome from the client's events
+// until ctx ends.
+func Metrics(ctx context.Context, client *Client, reg prometheus.Registerer) {
+	finished := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "commerce_jobs_finished_total", Help: "Background jobs finished, by kind and outcome.",
+	}, []string{"kind", "outcome"})
+	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "commerce_job_duration_seconds", Help: "Background job run time, by kind.",
+	}, []string{"kind"})
+	reg.MustRegister(finished, duration)
+	events, cancel := client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled)
+	go func() {
+		defer cancel()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-events:
+				if !ok {
+					return
+				}
+				finished.WithLabelValues(ev.Job.Kind, string(ev.Kind)).Inc()
+				if ev.JobStats != nil {
+					duration.WithLabelValues(ev.Job.Kind).Observe(ev.JobStats.RunDuration.Seconds())
+				}
+			}
+		}
+	}()
+}
+
+// IdempotencyCleanupArgs is the periodic job that deletes expired idempotency keys.
+type IdempotencyCleanupArgs struct{}
+
+// Kind names the job.
+func (IdempotencyCleanupArgs) Kind() string { return "idempotency_cleanup" }
+
+type idempotencyCleanupWorker struct {
+	river.WorkerDefaults[IdempotencyCleanupArgs]
+	db *db.DB
+}
+
+func (w *idempotencyCleanupWorker) Work(ctx context.Context, job *river.Job[IdempotencyCleanupArgs]) error {
+	for {
+		n, err := w.db.DeleteExpiredIdempotencyKeys(ctx, 5000)
+		if err != nil {
+			return fmt.Errorf("delete expired idempotency keys: %w", err)
+		}
+		if n < 5000 {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package ratelimit
+
+import "time"
+
+// Rule allows at most Limit requests in any rolling Window.
+type Rule struct {
+	Limit  int
+	Window time.Duration
+}
+
+// Group is a named rate-limit group; a request is allowed only if every rule
+// of the group allows it.
+type Group struct {
+	Name  string
+	Rules []Rule
+}
+
+func perMinute(n int) []Rule { return []Rule{{Limit: n, Window: time.Minute}} }
+func perHour(n int) []Rule   { return []Rule{{Limit: n, Window: time.Hour}} }
+
+// Groups is the table of CONTRACT §4 that routes join by name. The subject a
+// caller passes decides the scope (an API key, a client IP, an order).
+var Groups = map[string]Group{
+	"listings":             {Name: "listings", Rules: perMinute(120)},
+	"orders":               {Name: "orders", Rules: perMinute(120)},
+	"order_redelivery":     {Name: "order_redelivery", Rules: perHour(10)},      // per order
+	"order_redelivery_key": {Name: "order_redelivery_key", Rules: perHour(100)}, // per API key
+	"events":               {Name: "events", Rules: perMinute(120)},
+	"account_update":       {Name: "account_update", Rules: perMinute(10)},
+	"processor_connect":    {Name: "processor_connect", Rules: perMinute(5)},
+	"files":                {Name: "files", Rules: perMinute(60)},
+	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
+	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)}, // per email
+	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},   // per client IP
+	"public":               {Name: "public", Rules: perMinute(300)},      // plans, ping: per IP
+	"default":              {Name: "default", Rules: perMinute(120)},
+}
+
+// Lookup returns a group of the table.
+func Lookup(name string) (Group, bool) {
+	g, ok := Groups[name]
+	return g, ok
+}

@@ -1,0 +1,136 @@
+package ratelimit
+
+import (
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+//go:embed window.lua
+var windowLua string
+
+var windowScript = redis.NewScript(windowLua)
+
+// Result is the outcome of one check.
+type Result struct {
+	Allowed bool
+	// Limit is the limit of the binding rule (the one closest to refusing).
+	Limit int
+	// Remaining is how many more requests the binding rule allows now.
+	Remaining int
+	// Reset is the time until the binding rule's oldest request leaves its window.
+	Reset time.Duration
+	// RetryAfter is, when refused, the time until a request would be allowed.
+	RetryAfter time.Duration
+}
+
+// Limiter checks requests against rolling windows kept in Redis.
+type Limiter struct {
+	client redis.UniversalClient
+	prefix string
+	scale  int
+	seq    atomic.Uint64
+	node   string
+	// downUntil (unix ns) short-circuits checks for a moment after Redis
+	// failed, so that requests fail open at once instead of each waiting
+	// for a dial timeout.
+	downUntil atomic.Int64
+}
+
+// ErrUnavailable is returned (wrapped) while checks are skipped because
+// Redis failed a moment ago; the request is allowed.
+var ErrUnavailable = errors.New("ratelimit: redis unavailable, failing open")
+
+// backoff is how long checks are skipped after a Redis failure.
+const backoff = time.Second
+
+// Option configures a Limiter.
+type Option func(*Limiter)
+
+// Scale multiplies every limit by n (benchmarks run with a large n so the
+// check is paid but never refuses).
+func Scale(n int) Option {
+	return func(l *Limiter) {
+		if n > 0 {
+			l.scale = n
+		}
+	}
+}
+
+// New returns a Limiter on client; prefix namespaces its keys.
+func New(client redis.UniversalClient, prefix string, opts ...Option) *Limiter {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	l := &Limiter{client: client, prefix: prefix, scale: 1, node: hex.EncodeToString(b[:])}
+	for _, o := range opts {
+		o(l)
+	}
+	return l
+}
+
+// Allow records one request of subject in the named group of Groups and
+// reports whether it is allowed. A refused request is not recorded, so it
+// does not extend the window. When Redis fails, Allow returns an allowing
+// Result together with the error: callers fail open and report the error.
+// An unknown group is an error (and allowed likewise).
+func (l *Limiter) Allow(ctx context.Context, group, subject string) (Result, error) {
+	g, ok := Groups[group]
+	if !ok {
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: unknown group %q", group)
+	}
+	return l.Check(ctx, g, subject)
+}
+
+// Check is Allow for a group that is not in the table.
+func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, error) {
+	if len(g.Rules) == 0 {
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: group %q has no rules", g.Name)
+	}
+	if time.Now().UnixNano() < l.downUntil.Load() {
+		return Result{Allowed: true}, ErrUnavailable
+	}
+	keys := make([]string, len(g.Rules))
+	args := make([]any, 1, 1+2*len(g.Rules))
+	// The member only has to be unique: this process's id and a counter.
+	args[0] = l.node + ":" + strconv.FormatUint(l.seq.Add(1), 36)
+	for i, r := range g.Rules {
+		// The hash tag keeps every rule of one subject in one Redis Cluster slot.
+		keys[i] = l.prefix + "rl:{" + g.Name + ":" + subject + "}:" + strconv.Itoa(i)
+		args = append(args, r.Limit*l.scale, r.Window.Milliseconds())
+	}
+	res, err := windowScript.Run(ctx, l.client, keys, args...).Int64Slice()
+	if err != nil {
+		if !isScriptError(err) {
+			l.downUntil.Store(time.Now().Add(backoff).UnixNano())
+		}
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: %w", err)
+	}
+	if len(res) != 5 || res[1] < 1 || int(res[1]) > len(g.Rules) {
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: unexpected reply %v", res)
+	}
+	return Result{
+		Allowed:    res[0] == 1,
+		Limit:      g.Rules[res[1]-1].Limit * l.scale,
+		Remaining:  int(res[2]),
+		Reset:      time.Duration(res[3]) * time.Millisecond,
+		RetryAfter: time.Duration(res[4]) * time.Millisecond,
+	}, nil
+}
+
+// isScriptError reports whether Redis answered with an error (the server is
+// up), as opposed to a connection failure or timeout.
+func isScriptError(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re)
+}
+
+// Ping reports whether Redis answers.
+func (l *Limiter) Ping(ctx context.Context) error { return l.client.Ping(ctx).Err() }

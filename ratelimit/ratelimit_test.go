@@ -1,0 +1,254 @@
+package ratelimit_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"commerce/ratelimit"
+)
+
+var client *redis.Client
+
+func TestMain(m *testing.M) {
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		fmt.Fprintln(os.Stderr, "FAIL: REDIS_URL is not set; run make test")
+		os.Exit(1)
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: REDIS_URL:", err)
+		os.Exit(1)
+	}
+	opts.PoolSize = 64
+	client = redis.NewClient(opts)
+	os.Exit(m.Run())
+}
+
+func newLimiter() *ratelimit.Limiter {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return ratelimit.New(client, "test:"+hex.EncodeToString(b[:])+":")
+}
+
+func group(limit int, window time.Duration) ratelimit.Group {
+	return ratelimit.Group{Name: "g", Rules: []ratelimit.Rule{{Limit: limit, Window: window}}}
+}
+
+func TestExactlyNThenRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	for i := 1; i <= 120; i++ {
+		r, err := l.Allow(ctx, "default", "key:a")
+		require.NoError(t, err)
+		require.True(t, r.Allowed, "request %d", i)
+		require.Equal(t, 120, r.Limit)
+		require.Equal(t, 120-i, r.Remaining)
+		require.Greater(t, r.Reset, 59*time.Second)
+	}
+	r, err := l.Allow(ctx, "default", "key:a")
+	require.NoError(t, err)
+	require.False(t, r.Allowed)
+	require.Zero(t, r.Remaining)
+	require.Greater(t, r.RetryAfter, 58*time.Second)
+	require.LessOrEqual(t, r.RetryAfter, time.Minute)
+
+	// Other subjects are independent.
+	r, err = l.Allow(ctx, "default", "key:b")
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+}
+
+// The window rolls: a full window refuses until its oldest request leaves,
+// then admits exactly as many as left (not a refill to full).
+func TestRollingWindow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	g := group(3, 2*time.Second)
+	for i := 0; i < 2; i++ {
+		r, err := l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.True(t, r.Allowed)
+	}
+	time.Sleep(time.Second)
+	r, err := l.Check(ctx, g, "s") // third, one second later
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed)
+	require.LessOrEqual(t, r.RetryAfter, time.Second+50*time.Millisecond, "room appears when the first two leave")
+
+	// 1.2 s later the first two have left, the third has not: exactly two more fit.
+	time.Sleep(1200 * time.Millisecond)
+	for i := 0; i < 2; i++ {
+		r, err = l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.True(t, r.Allowed, "slot %d", i)
+	}
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed, "the third request is still inside the window")
+}
+
+// A refused request is not recorded: hammering a full window does not push it out.
+func TestRefusedRequestsAreNotRecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	g := group(2, time.Second)
+	for i := 0; i < 2; i++ {
+		_, err := l.Check(ctx, g, "s")
+		require.NoError(t, err)
+	}
+	for i := 0; i < 20; i++ {
+		r, err := l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.False(t, r.Allowed)
+		time.Sleep(40 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	r, err := l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.True(t, r.Allowed, "the window freed one second after the allowed requests")
+}
+
+// With several rules, every one must allow, and the binding one is reported.
+func TestMultipleRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	g := ratelimit.Group{Name: "multi", Rules: []ratelimit.Rule{{Limit: 5, Window: time.Minute}, {Limit: 2, Window: time.Second}}}
+	r, err := l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	require.Equal(t, 2, r.Limit)
+	require.Equal(t, 1, r.Remaining)
+	_, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed)
+	require.Equal(t, 2, r.Limit)
+	require.LessOrEqual(t, r.RetryAfter, time.Second)
+
+	time.Sleep(1100 * time.Millisecond)
+	for i := 0; i < 2; i++ {
+		r, err = l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.True(t, r.Allowed)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed, "the per-minute rule (5) binds now")
+	require.Equal(t, 5, r.Limit)
+	require.Greater(t, r.RetryAfter, 50*time.Second)
+}
+
+func TestConcurrentExactness(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	g := group(50, time.Minute)
+	var allowed atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := l.Check(ctx, g, "race")
+			if err == nil && r.Allowed {
+				allowed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	require.EqualValues(t, 50, allowed.Load())
+}
+
+func TestScale(t *testing.T) {
+	t.Parallel()
+	l := ratelimit.New(client, "test:scale:"+fmt.Sprint(time.Now().UnixNano())+":", ratelimit.Scale(1000))
+	r, err := l.Allow(context.Background(), "processor_connect", "s")
+	require.NoError(t, err)
+	require.Equal(t, 5000, r.Limit)
+}
+
+func TestRedisDownFailsOpen(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	down := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	l := ratelimit.New(down, "x:")
+	r, err := l.Allow(context.Background(), "default", "s")
+	require.Error(t, err)
+	require.NotErrorIs(t, err, ratelimit.ErrUnavailable)
+	require.True(t, r.Allowed)
+	require.Error(t, l.Ping(context.Background()))
+
+	// Right after a failure, checks fail open at once without dialling.
+	start := time.Now()
+	r, err = l.Allow(context.Background(), "default", "s")
+	require.ErrorIs(t, err, ratelimit.ErrUnavailable)
+	require.True(t, r.Allowed)
+	require.Less(t, time.Since(start), 10*time.Millisecond)
+}
+
+func TestUnknownGroup(t *testing.T) {
+	t.Parallel()
+	r, err := newLimiter().Allow(context.Background(), "no_such_group", "s")
+	require.ErrorContains(t, err, "no_such_group")
+	require.True(t, r.Allowed)
+}
+
+func TestTableHasContractGroups(t *testing.T) {
+	t.Parallel()
+	want := map[string]ratelimit.Rule{
+		"listings": {120, time.Minute}, "orders": {120, time.Minute}, "order_redelivery": {10, time.Hour},
+		"order_redelivery_key": {100, time.Hour}, "events": {120, time.Minute}, "account_update": {10, time.Minute},
+		"processor_connect": {5, time.Minute}, "files": {60, time.Minute}, "webhooks": {60, time.Minute},
+		"bootstrap_email": {5, time.Hour}, "bootstrap_ip": {20, time.Hour}, "public": {300, time.Minute},
+		"default": {120, time.Minute},
+	}
+	require.Len(t, ratelimit.Groups, len(want))
+	for name, rule := range want {
+		g, ok := ratelimit.Lookup(name)
+		require.True(t, ok, name)
+		require.Equal(t, []ratelimit.Rule{rule}, g.Rules, name)
+	}
+}
+
+// BenchmarkAllow measures one check against the real Redis.
+func BenchmarkAllow(b *testing.B) {
+	l := ratelimit.New(client, "bench:"+fmt.Sprint(time.Now().UnixNano())+":", ratelimit.Scale(1<<20))
+	ctx := context.Background()
+	var n atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		subject := fmt.Sprint("s", n.Add(1))
+		for pb.Next() {
+			if _, err := l.Allow(ctx, "default", subject); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,131 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"commerce/db"
+	"commerce/graph/model"
+	"commerce/problem"
+)
+
+// plans is the plan table: the platform fee per plan (spec: free 15 %,
+// growth 5 %, scale 3 %) and its monthly price in USD cents.
+var plans = []*model.Plan{
+	{Object: "plan", ID: "free", Name: "Free", FeeRate: "0.15", MonthlyPrice: 0, Currency: "usd"},
+	{Object: "plan", ID: "growth", Name: "Growth", FeeRate: "0.05", MonthlyPrice: 2900, Currency: "usd"},
+	{Object: "plan", ID: "scale", Name: "Scale", FeeRate: "0.03", MonthlyPrice: 9900, Currency: "usd"},
+}
+
+// PlanByID returns a plan of the table.
+func PlanByID(id string) (*model.Plan, bool) {
+	for _, p := range plans {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// Plans returns the pricing plans. It needs no authentication.
+func (r *Resolver) Plans(ctx context.Context) ([]*model.Plan, error) {
+	out := make([]*model.Plan, len(plans))
+	for i, p := range plans {
+		cp := *p
+		out[i] = &cp
+	}
+	return out, nil
+}
+
+// Viewer returns the caller's account. Errors: authentication_error, not_found
+// (the account was deleted meanwhile).
+func (r *Resolver) Viewer(ctx context.Context) (*model.Account, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, err := db.AccountByID(ctx, r.DB, p.AccountID)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, problem.NotFoundf("The account no longer exists.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toAccountModel(a), nil
+}
+
+func toAccountModel(a *db.Account) *model.Account {
+	plan, _ := PlanByID(a.Plan)
+	return &model.Account{Object: "account", ID: a.ID, Email: a.Email, Plan: a.Plan, FeeRate: plan.FeeRate, CreatedAt: a.CreatedAt.UTC()}
+}
+
+// NormalizeEmail validates an email address and returns it trimmed, with a
+// lowercase domain. Errors: validation_error param email.
+func NormalizeEmail(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || len(s) > 254 {
+		return "", problem.Validation("email", "email must be a plain address such as seller@example.com")
+	}
+	at := strings.LastIndexByte(s, '@')
+	return s[:at] + "@" + strings.ToLower(s[at+1:]), nil
+}
+
+// CreatedAccount is an account with a fresh API key (shown once).
+type CreatedAccount struct {
+	Account *model.Account
+	Key     *model.CreatedAPIKey
+	// Existed is true when the account was already there and only the key is new.
+	Existed bool
+}
+
+// CreateAccount creates an account on a plan with a first full-scope key,
+// in one transaction. When reuse is set and the email already has an account,
+// a new key is issued on it instead. Errors: validation_error (email, plan;
+// the email already has an account when reuse is false).
+func (r *Resolver) CreateAccount(ctx context.Context, email, plan, keyName string, reuse bool) (*CreatedAccount, error) {
+	email, err := NormalizeEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	if plan == "" {
+		plan = "free"
+	}
+	if _, ok := PlanByID(plan); !ok {
+		return nil, problem.Validation("plan", "plan must be free, growth or scale")
+	}
+	var out CreatedAccount
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		acc, err := db.AccountByEmail(ctx, tx, email)
+		switch {
+		case err == nil:
+			if !reuse {
+				return problem.Validation("email", "an account with this email already exists")
+			}
+			out.Existed = true
+		case errors.Is(err, db.ErrNotFound):
+			acc = &db.Account{ID: db.NewID("acc"), Email: email, Plan: plan, BillingStatus: "active", NotifyOrders: true}
+			if _, err := tx.NewInsert().Model(acc).Returning("*").Exec(ctx); err != nil {
+				if db.IsUniqueViolation(err, "accounts_email_key") {
+					return problem.Validation("email", "an account with this email already exists")
+				}
+				return fmt.Errorf("insert account: %w", err)
+			}
+		default:
+			return err
+		}
+		key, err := r.insertKey(ctx, tx, acc.ID, model.CreateAPIKeyInput{Name: keyName})
+		if err != nil {
+			return err
+		}
+		out.Account, out.Key = toAccountModel(acc), key
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -1,0 +1,57 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"commerce/db"
+	"commerce/ratelimit"
+	"commerce/resolvers"
+)
+
+// API is the /v1 facade.
+type API struct {
+	Resolver *resolvers.Resolver
+	DB       *db.DB
+	Limiter  *ratelimit.Limiter
+	Problems Problems
+	Metrics  *Metrics
+	Version  string
+}
+
+// Routes registers every /v1 route on r. Each route states its rate-limit
+// group; authenticated routes go through Authenticate first so the limit is
+// per key, and every POST through Idempotent.
+func (a *API) Routes(r chi.Router) {
+	// Public routes: limited per client IP.
+	r.Group(func(r chi.Router) {
+		r.Use(a.RateLimit("public"), a.Idempotent)
+		r.Get("/v1/ping", a.handle(a.ping))
+		r.Get("/v1/plans", a.handle(a.plans))
+		r.Get("/v1/openapi.yaml", a.handle(a.openAPI))
+	})
+
+	r.Group(func(r chi.Router) {
+		r.Use(a.Authenticate(true))
+		// Self-revoke is unlimited.
+		r.With(a.Idempotent).Post("/v1/api-keys/self-revoke", a.handle(a.selfRevoke))
+
+		r.Group(func(r chi.Router) {
+			r.Use(a.RateLimit("default"), a.Idempotent)
+			r.Get("/v1/api-keys", a.handle(a.listAPIKeys))
+			r.Post("/v1/api-keys", a.handle(a.createAPIKey))
+			r.Delete("/v1/api-keys/{id}", a.handle(a.deleteAPIKey))
+		})
+	})
+}
+
+// handle adapts a handler that returns an error into an http.HandlerFunc
+// that renders the error as a problem document.
+func (a *API) handle(fn func(w http.ResponseWriter, r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := fn(w, r); err != nil {
+			a.Problems.Write(w, r, err)
+		}
+	}
+}

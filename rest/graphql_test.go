@@ -1,0 +1,159 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/testkit"
+)
+
+type gqlResponse struct {
+	Data   json.RawMessage  `json:"data"`
+	Errors []map[string]any `json:"errors"`
+}
+
+func gql(t *testing.T, env *testkit.Env, key, query string, vars map[string]any) gqlResponse {
+	t.Helper()
+	r := env.Post("/graphql", key, map[string]any{"query": query, "variables": vars})
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	var out gqlResponse
+	r.Decode(t, &out)
+	return out
+}
+
+// snake turns GraphQL's camelCase keys into the REST names, recursively.
+func snake(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, val := range x {
+			var b strings.Builder
+			for _, c := range k {
+				if c >= 'A' && c <= 'Z' {
+					b.WriteByte('_')
+					c += 'a' - 'A'
+				}
+				b.WriteRune(c)
+			}
+			out[b.String()] = snake(val)
+		}
+		return out
+	case []any:
+		for i := range x {
+			x[i] = snake(x[i])
+		}
+	}
+	return v
+}
+
+// The same query through /graphql and /v1 returns the same data.
+func TestGraphQLAndRESTAgree(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	require.Equal(t, 201, env.Post("/v1/api-keys", acc.Key, map[string]any{"name": "second", "scope": "read_only"}).Status)
+
+	res := gql(t, env, acc.Key, `{ apiKeys(limit: 10) { object data { object id name scope prefix createdAt lastUsedAt expiresAt } hasMore nextCursor } }`, nil)
+	require.Empty(t, res.Errors)
+	var g map[string]any
+	require.NoError(t, json.Unmarshal(res.Data, &g))
+	rest := env.Get("/v1/api-keys?limit=10", acc.Key).JSON(t)
+	// last_used_at may be written between the two calls; compare the rest.
+	strip := func(m map[string]any) {
+		for _, k := range m["data"].([]any) {
+			delete(k.(map[string]any), "last_used_at")
+		}
+	}
+	gs := snake(g["apiKeys"]).(map[string]any)
+	strip(gs)
+	strip(rest)
+	require.Equal(t, rest, gs)
+
+	res = gql(t, env, "", `{ plans { object id name feeRate monthlyPrice currency } }`, nil)
+	require.Empty(t, res.Errors)
+	require.NoError(t, json.Unmarshal(res.Data, &g))
+	plans := env.Get("/v1/plans", "").JSON(t)
+	require.Equal(t, plans["data"], snake(g["plans"]))
+
+	res = gql(t, env, acc.Key, `{ viewer { object id email plan feeRate createdAt } }`, nil)
+	require.Empty(t, res.Errors)
+	require.NoError(t, json.Unmarshal(res.Data, &g))
+	v := g["viewer"].(map[string]any)
+	require.Equal(t, acc.ID, v["id"])
+	require.Equal(t, "0.15", v["feeRate"])
+}
+
+func TestGraphQLMutationsAndErrors(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+
+	res := gql(t, env, acc.Key, `mutation($in: CreateApiKeyInput!) { createApiKey(input: $in) { id key scope } }`,
+		map[string]any{"in": map[string]any{"name": "from graphql", "scope": "read_only"}})
+	require.Empty(t, res.Errors)
+	var d struct {
+		CreateAPIKey struct{ ID, Key, Scope string } `json:"createApiKey"`
+	}
+	require.NoError(t, json.Unmarshal(res.Data, &d))
+	require.Equal(t, "read_only", d.CreateAPIKey.Scope)
+
+	// A read_only key may query but not mutate.
+	res = gql(t, env, d.CreateAPIKey.Key, `{ viewer { id } }`, nil)
+	require.Empty(t, res.Errors)
+	res = gql(t, env, d.CreateAPIKey.Key, `mutation { deleteApiKey(id: "`+d.CreateAPIKey.ID+`") }`, nil)
+	require.Len(t, res.Errors, 1)
+	ext := res.Errors[0]["extensions"].(map[string]any)
+	require.Equal(t, "permission_denied", ext["code"])
+	require.Equal(t, float64(403), ext["status"])
+
+	// Validation errors carry the problem members.
+	res = gql(t, env, acc.Key, `mutation { createApiKey(input: {name: "", scope: "root"}) { id } }`, nil)
+	require.Len(t, res.Errors, 1)
+	ext = res.Errors[0]["extensions"].(map[string]any)
+	require.Equal(t, "validation_error", ext["code"])
+	require.Equal(t, "name", ext["param"])
+	require.Len(t, ext["errors"], 2)
+
+	// Not found is the same code as REST's.
+	res = gql(t, env, acc.Key, `mutation { deleteApiKey(id: "key_01jdx0v3k7q8r9s0t1u2v3w4x5") }`, nil)
+	require.Equal(t, "not_found", res.Errors[0]["extensions"].(map[string]any)["code"])
+
+	// Without a key, viewer is an authentication_error.
+	res = gql(t, env, "", `{ viewer { id } }`, nil)
+	require.Equal(t, "authentication_error", res.Errors[0]["extensions"].(map[string]any)["code"])
+
+	// A bad key is refused at the door, like REST.
+	r := env.Post("/graphql", "svc_"+strings.Repeat("x", 40), map[string]any{"query": "{ plans { id } }"})
+	requireProblem(t, env, r, 401, "authentication_error")
+}
+
+func TestGraphQLLimits(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	// Introspection is allowed and not counted against depth.
+	res := gql(t, env, acc.Key, `{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } } }`, nil)
+	require.Empty(t, res.Errors)
+
+	// Complexity: many aliased list fields exceed 1000.
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 120; i++ {
+		b.WriteString(" a")
+		b.WriteString(strings.Repeat("x", i%5+1))
+		b.WriteString(string(rune('a' + i%26)))
+		b.WriteString(string(rune('a' + i/26)))
+		b.WriteString(": apiKeys(limit: 100) { data { id name scope prefix } }")
+	}
+	b.WriteString(" }")
+	res = gql(t, env, acc.Key, b.String(), nil)
+	require.NotEmpty(t, res.Errors)
+	require.Contains(t, res.Errors[0]["message"], "complexity")
+
+	r := env.Get("/graphql", "")
+	require.Equal(t, 200, r.Status)
+	require.Contains(t, string(r.Body), "<html")
+}

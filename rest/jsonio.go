@@ -1,0 +1,100 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"commerce/problem"
+)
+
+// maxJSONBody bounds every JSON request body.
+const maxJSONBody = 1 << 20
+
+// writeJSON encodes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Errorf("encode response: %w", err))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// decodeJSON reads a JSON body into dst, strictly. Errors: invalid_request
+// (wrong Content-Type, malformed JSON, too large, trailing data),
+// validation_error (an unknown field, or a value of the wrong type, named in param).
+func decodeJSON(r *http.Request, dst any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return problem.New(problem.InvalidRequest, "Content-Type must be application/json.")
+		}
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+	if err != nil {
+		return problem.New(problem.InvalidRequest, "The request body could not be read.")
+	}
+	if len(body) > maxJSONBody {
+		return problem.New(problem.InvalidRequest, "The request body is larger than 1 MB.")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return problem.New(problem.InvalidRequest, "A JSON request body is required.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonProblem(err)
+	}
+	if dec.More() {
+		return problem.New(problem.InvalidRequest, "The request body holds more than one JSON value.")
+	}
+	return nil
+}
+
+func jsonProblem(err error) error {
+	var (
+		syntax *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return problem.New(problem.InvalidRequest, "The request body is not valid JSON.")
+	case errors.As(err, &typ):
+		param := typ.Field
+		if param == "" {
+			return problem.New(problem.InvalidRequest, "The request body must be a JSON object.")
+		}
+		return problem.Validation(param, fmt.Sprintf("%s must be a %s", param, jsonKind(typ.Type.Kind().String())))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return problem.Validation(field, fmt.Sprintf("unknown field %q", field))
+	}
+	var p *problem.Problem
+	if errors.As(err, &p) {
+		return p
+	}
+	// Errors from a type's UnmarshalJSON, such as a malformed timestamp.
+	return problem.New(problem.InvalidRequest, "The request body could not be decoded: "+err.Error())
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "slice", "array":
+		return "array"
+	case "map", "struct", "ptr":
+		return "valid value"
+	default:
+		return "number"
+	}
+}

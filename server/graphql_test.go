@@ -1,0 +1,44 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/stretchr/testify/require"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// The service's schema is shallow today, so the depth limit is proven on a
+// recursive schema of its own.
+var nested = gqlparser.MustLoadSchema(&ast.Source{Input: `
+type Query { node: Node }
+type Node { id: ID, child: Node }`})
+
+func depthOf(t *testing.T, q string) *graphql.OperationContext {
+	t.Helper()
+	doc, errs := gqlparser.LoadQuery(nested, q)
+	require.Nil(t, errs)
+	return &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0]}
+}
+
+func TestDepthLimit(t *testing.T) {
+	t.Parallel()
+	lim := depthLimit{max: 10}
+	chain := func(n int) string {
+		return "{ " + strings.Repeat("node { ", 1) + strings.Repeat("child { ", n-2) + "id" + strings.Repeat(" }", n-1) + " }"
+	}
+	require.Nil(t, lim.MutateOperationContext(context.Background(), depthOf(t, chain(10))))
+	err := lim.MutateOperationContext(context.Background(), depthOf(t, chain(11)))
+	require.NotNil(t, err)
+	require.Equal(t, "invalid_request", err.Extensions["code"])
+
+	// Fragments count where they are spread.
+	frag := "{ node { child { ...F } } } fragment F on Node { " + strings.Repeat("child { ", 8) + "id" + strings.Repeat(" }", 8) + " }"
+	require.NotNil(t, lim.MutateOperationContext(context.Background(), depthOf(t, frag)))
+	// Introspection is exempt.
+	require.Nil(t, lim.MutateOperationContext(context.Background(), depthOf(t,
+		"{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }")))
+}

@@ -1,0 +1,193 @@
+// Package server assembles the service from its configuration: the database
+// and Redis connections, River, the resolvers, and one HTTP handler holding
+// the /v1 REST facade, /graphql, the HTML pages, health checks and metrics.
+// The commerce binary and the tests build the service through it.
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
+
+	"commerce/config"
+	"commerce/db"
+	"commerce/jobs"
+	"commerce/pages"
+	"commerce/problem"
+	"commerce/ratelimit"
+	"commerce/resolvers"
+	"commerce/rest"
+)
+
+// Version is the service version reported by /v1/ping.
+var Version = "dev"
+
+// Options choose what a process runs.
+type Options struct {
+	// Work runs River workers (serve without --no-worker, and worker).
+	Work bool
+	// RateLimitPrefix namespaces rate-limit keys in Redis (tests isolate themselves with it).
+	RateLimitPrefix string
+}
+
+// Server is the assembled service.
+type Server struct {
+	Config   config.Config
+	Log      *slog.Logger
+	DB       *db.DB
+	Redis    *redis.Client
+	Limiter  *ratelimit.Limiter
+	Jobs     *jobs.Client
+	Resolver *resolvers.Resolver
+	Registry *prometheus.Registry
+
+	work    bool
+	handler http.Handler
+}
+
+// New connects to PostgreSQL and Redis and builds the service. Redis being
+// down does not stop it (rate limits fail open; /readyz reports it).
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	ropts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+	}
+	ropts.DialTimeout = 500 * time.Millisecond
+	ropts.MaxRetries = 1
+	ropts.ReadTimeout = 500 * time.Millisecond
+	ropts.WriteTimeout = 500 * time.Millisecond
+	ropts.PoolSize = 64
+	rdb := redis.NewClient(ropts)
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work})
+	if err != nil {
+		d.Close()
+		_ = rdb.Close()
+		return nil, err
+	}
+	s := &Server{
+		Config:   cfg,
+		Log:      log,
+		DB:       d,
+		Redis:    rdb,
+		Limiter:  ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale)),
+		Jobs:     jc,
+		Resolver: resolvers.New(d, log, cfg.BaseURL),
+		Registry: reg,
+		work:     opts.Work,
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start runs the background workers when this process works jobs.
+func (s *Server) Start(ctx context.Context) error {
+	if !s.work {
+		return nil
+	}
+	jobs.Metrics(ctx, s.Jobs, s.Registry)
+	if err := s.Jobs.Start(ctx); err != nil {
+		return fmt.Errorf("start workers: %w", err)
+	}
+	return nil
+}
+
+// Close stops the workers, letting running jobs finish until ctx ends, and
+// closes the connections.
+func (s *Server) Close(ctx context.Context) {
+	if s.work {
+		if err := s.Jobs.Stop(ctx); err != nil {
+			s.Log.Warn("workers did not stop cleanly", "error", err)
+		}
+	}
+	_ = s.Redis.Close()
+	s.DB.Close()
+}
+
+func (s *Server) routes() http.Handler {
+	ps := rest.Problems{BaseURL: s.Config.BaseURL, Log: s.Log}
+	metrics := rest.NewMetrics(s.Registry)
+	api := &rest.API{Resolver: s.Resolver, DB: s.DB, Limiter: s.Limiter, Problems: ps, Metrics: metrics, Version: Version}
+
+	r := chi.NewRouter()
+	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.Recover(ps))
+	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
+		ps.Write(w, req, problem.Newf(problem.NotFound, "No route %s %s.", req.Method, req.URL.Path))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, req *http.Request) {
+		allowed := allowedMethods(r, req.URL.Path)
+		p := problem.Newf(problem.MethodNotAllowed, "%s is not allowed on %s; allowed: %s.", req.Method, req.URL.Path, strings.Join(allowed, ", "))
+		p.Header = http.Header{"Allow": {strings.Join(allowed, ", ")}}
+		ps.Write(w, req, p)
+	})
+
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
+	})
+	r.Get("/readyz", s.readyz)
+	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{}))
+	r.Get("/errors/{code}", pages.ErrorCode)
+
+	r.Get("/graphql", graphiQL().ServeHTTP)
+	r.With(api.Authenticate(false), api.RateLimit("default"), api.Idempotent).
+		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log))
+
+	api.Routes(r)
+	return r
+}
+
+// allowedMethods lists the methods the router accepts on path.
+func allowedMethods(r chi.Routes, path string) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if r.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// readyz answers 200 when PostgreSQL and Redis both answer within a second,
+// else 503, naming what failed.
+func (s *Server) readyz(w http.ResponseWriter, req *http.Request) {
+	ctx, cancel := context.WithTimeout(req.Context(), time.Second)
+	defer cancel()
+	status := map[string]string{"postgres": "ok", "redis": "ok"}
+	code := http.StatusOK
+	pgErr := make(chan error, 1)
+	go func() { pgErr <- s.DB.Pool.Ping(ctx) }()
+	if err := s.Redis.Ping(ctx).Err(); err != nil {
+		status["redis"], code = "unavailable", http.StatusServiceUnavailable
+		s.Log.Error("readiness: redis", "error", err)
+	}
+	if err := <-pgErr; err != nil {
+		status["postgres"], code = "unavailable", http.StatusServiceUnavailable
+		s.Log.Error("readiness: postgres", "error", err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_, _ = fmt.Fprintf(w, `{"status":%q,"postgres":%q,"redis":%q}`+"\n",
+		map[bool]string{true: "ready", false: "unavailable"}[code == http.StatusOK], status["postgres"], status["redis"])
+}
