@@ -89,10 +89,18 @@ func (l *Limiter) Allow(ctx context.Context, group, subject string) (Result, err
 	return l.Check(ctx, g, subject)
 }
 
-// Check is Allow for a group that is not in the table.
+// Check is Allow for an ad-hoc group that need not be in the table. The
+// group's Name scopes its keys. A group without rules, or with a rule whose
+// Limit is below 1 or whose Window is below a millisecond, is an error
+// (allowed, like every error).
 func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, error) {
 	if len(g.Rules) == 0 {
 		return Result{Allowed: true}, fmt.Errorf("ratelimit: group %q has no rules", g.Name)
+	}
+	for _, r := range g.Rules {
+		if r.Limit < 1 || r.Window < time.Millisecond {
+			return Result{Allowed: true}, fmt.Errorf("ratelimit: group %q: invalid rule %d per %v", g.Name, r.Limit, r.Window)
+		}
 	}
 	if time.Now().UnixNano() < l.downUntil.Load() {
 		return Result{Allowed: true}, ErrUnavailable
@@ -108,7 +116,10 @@ func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, e
 	}
 	res, err := windowScript.Run(ctx, l.client, keys, args...).Int64Slice()
 	if err != nil {
-		if !isScriptError(err) {
+		// Back off only when Redis itself failed: not when it answered with
+		// an error, nor when the caller's context ended (a client hanging up
+		// must not switch limiting off for everyone).
+		if !isScriptError(err) && ctx.Err() == nil {
 			l.downUntil.Store(time.Now().Add(backoff).UnixNano())
 		}
 		return Result{Allowed: true}, fmt.Errorf("ratelimit: %w", err)

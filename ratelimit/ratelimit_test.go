@@ -36,10 +36,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func newLimiter() *ratelimit.Limiter {
+// prefix returns a random key prefix, so tests never share keys.
+func prefix() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return ratelimit.New(client, "test:"+hex.EncodeToString(b[:])+":")
+	return "test:" + hex.EncodeToString(b[:]) + ":"
+}
+
+func newLimiter(opts ...ratelimit.Option) *ratelimit.Limiter {
+	return ratelimit.New(client, prefix(), opts...)
 }
 
 func group(limit int, window time.Duration) ratelimit.Group {
@@ -105,6 +110,37 @@ func TestRollingWindow(t *testing.T) {
 	require.False(t, r.Allowed, "the third request is still inside the window")
 }
 
+// Full at t0, a request one second in is still refused (a token bucket would
+// have refilled half of it by then); once the window has passed, the full
+// limit is available again.
+func TestNotARefill(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	g := group(3, 2*time.Second)
+	for i := 0; i < 3; i++ {
+		r, err := l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.True(t, r.Allowed)
+	}
+	time.Sleep(time.Second)
+	r, err := l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed, "one second into a full two-second window")
+	require.Greater(t, r.RetryAfter, 500*time.Millisecond)
+	require.LessOrEqual(t, r.RetryAfter, time.Second)
+
+	time.Sleep(r.RetryAfter + 50*time.Millisecond)
+	for i := 0; i < 3; i++ {
+		r, err = l.Check(ctx, g, "s")
+		require.NoError(t, err)
+		require.True(t, r.Allowed, "request %d after the window passed", i)
+	}
+	r, err = l.Check(ctx, g, "s")
+	require.NoError(t, err)
+	require.False(t, r.Allowed)
+}
+
 // A refused request is not recorded: hammering a full window does not push it out.
 func TestRefusedRequestsAreNotRecorded(t *testing.T) {
 	t.Parallel()
@@ -168,25 +204,32 @@ func TestConcurrentExactness(t *testing.T) {
 	ctx := context.Background()
 	l := newLimiter()
 	g := group(50, time.Minute)
-	var allowed atomic.Int32
+	var allowed, failed atomic.Int32
 	var wg sync.WaitGroup
+	start := make(chan struct{})
 	for i := 0; i < 200; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			<-start
 			r, err := l.Check(ctx, g, "race")
-			if err == nil && r.Allowed {
+			switch {
+			case err != nil:
+				failed.Add(1)
+			case r.Allowed:
 				allowed.Add(1)
 			}
 		}()
 	}
+	close(start)
 	wg.Wait()
+	require.Zero(t, failed.Load())
 	require.EqualValues(t, 50, allowed.Load())
 }
 
 func TestScale(t *testing.T) {
 	t.Parallel()
-	l := ratelimit.New(client, "test:scale:"+fmt.Sprint(time.Now().UnixNano())+":", ratelimit.Scale(1000))
+	l := newLimiter(ratelimit.Scale(1000))
 	r, err := l.Allow(context.Background(), "processor_connect", "s")
 	require.NoError(t, err)
 	require.Equal(t, 5000, r.Limit)
@@ -212,6 +255,37 @@ func TestRedisDownFailsOpen(t *testing.T) {
 	require.ErrorIs(t, err, ratelimit.ErrUnavailable)
 	require.True(t, r.Allowed)
 	require.Less(t, time.Since(start), 10*time.Millisecond)
+}
+
+// A caller whose context ends (a client hanging up) gets an error but does
+// not switch limiting off for the next callers.
+func TestCanceledContextDoesNotFailOpenOthers(t *testing.T) {
+	t.Parallel()
+	l := newLimiter()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := l.Allow(ctx, "default", "s")
+	require.ErrorIs(t, err, context.Canceled)
+	require.True(t, r.Allowed)
+
+	r, err = l.Allow(context.Background(), "default", "s")
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	require.Equal(t, 119, r.Remaining)
+}
+
+func TestInvalidGroup(t *testing.T) {
+	t.Parallel()
+	l := newLimiter()
+	for _, g := range []ratelimit.Group{
+		{Name: "none"},
+		{Name: "zero", Rules: []ratelimit.Rule{{Limit: 0, Window: time.Second}}},
+		{Name: "instant", Rules: []ratelimit.Rule{{Limit: 1, Window: time.Microsecond}}},
+	} {
+		r, err := l.Check(context.Background(), g, "s")
+		require.Error(t, err, g.Name)
+		require.True(t, r.Allowed, g.Name)
+	}
 }
 
 func TestUnknownGroup(t *testing.T) {
@@ -240,7 +314,7 @@ func TestTableHasContractGroups(t *testing.T) {
 
 // BenchmarkAllow measures one check against the real Redis.
 func BenchmarkAllow(b *testing.B) {
-	l := ratelimit.New(client, "bench:"+fmt.Sprint(time.Now().UnixNano())+":", ratelimit.Scale(1<<20))
+	l := newLimiter(ratelimit.Scale(1 << 20))
 	ctx := context.Background()
 	var n atomic.Int64
 	b.RunParallel(func(pb *testing.PB) {

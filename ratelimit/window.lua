@@ -2,7 +2,10 @@
 -- KEYS[i]: the sorted set of rule i (members are requests, scores their time in ms).
 -- ARGV[1]: a unique member for this request; ARGV[2i], ARGV[2i+1]: limit and window (ms) of rule i.
 -- Returns {allowed (1|0), binding rule index, remaining, reset ms, retry-after ms}.
--- The clock is Redis's own, so every process agrees on it.
+-- The clock is Redis's own, so every process agrees on it. Writing after TIME
+-- needs effects replication: the default since Redis 5, asked for explicitly
+-- on older servers.
+if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = #KEYS
@@ -19,7 +22,8 @@ for i = 1, n do
     allowed = 0
     -- room appears when the (c - limit + 1)-th oldest request leaves the window
     local e = redis.call('ZRANGE', KEYS[i], c - limit, c - limit, 'WITHSCORES')
-    local wait = tonumber(e[2]) + window - now
+    local wait = window
+    if e[2] then wait = tonumber(e[2]) + window - now end
     if wait > retry then
       retry, bind = wait, i
     end

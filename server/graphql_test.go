@@ -19,7 +19,7 @@ type Node { id: ID, child: Node }`})
 
 func depthOf(t *testing.T, q string) *graphql.OperationContext {
 	t.Helper()
-	doc, errs := gqlparser.LoadQuery(nested, q)
+	doc, errs := gqlparser.LoadQueryWithRules(nested, q, nil)
 	require.Nil(t, errs)
 	return &graphql.OperationContext{Doc: doc, Operation: doc.Operations[0]}
 }

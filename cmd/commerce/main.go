@@ -47,7 +47,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New(usage)
+		return fmt.Errorf("no command given\n%s", usage)
 	}
 	cfg, err := config.FromEnv()
 	if err != nil {

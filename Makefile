@@ -1,0 +1,86 @@
+# commerce — `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+GO ?= go
+# make test PKG=./rest/... TESTFLAGS='-run TestRateLimit -v'
+PKG ?= ./...
+TESTFLAGS ?=
+# govulncheck's database: vuln.go.dev when it answers, otherwise the local
+# copy in VULNDB_DIR (a directory of OSV files GO-*.json, such as data/osv of
+# golang.org/x/vulndb, or a database in govulncheck's v1 layout). Setting
+# VULNDB=URL (https://… or file:///…) uses that and nothing else.
+VULNDB ?=
+VULNDB_DIR ?= .data/vulndb
+vulndb_dir := $(abspath $(VULNDB_DIR))
+
+.PHONY: help
+help: ## Show this help
+	@echo "Usage: make TARGET"
+	@echo
+	@grep -hE '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
+
+.PHONY: run
+run: ## Start PostgreSQL and Redis (in .data/), migrate, create a dev API key, serve on :8080
+	scripts/run.sh
+
+.PHONY: test
+test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAGS=…)
+	scripts/services.sh test -- $(GO) test -race -count=1 -timeout 15m $(TESTFLAGS) $(PKG)
+
+.PHONY: build
+build: ## Build bin/commerce
+	$(GO) build -o bin/commerce ./cmd/commerce
+
+.PHONY: generate
+generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml)
+	$(GO) tool gqlgen generate
+
+.PHONY: verify
+verify: generate ## Fail when generated code, go.mod or go.sum are out of date
+	$(GO) mod tidy
+	@changes=$$(git status --porcelain -- graph go.mod go.sum); \
+	if [ -n "$$changes" ]; then \
+		echo "$$changes"; \
+		echo "verify: generated code or go.mod/go.sum are out of date: run 'make generate' and 'go mod tidy' and commit the result" >&2; \
+		exit 1; \
+	fi
+
+.PHONY: lint
+lint: ## gofmt check, go vet and staticcheck
+	@unformatted=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go') </dev/null); \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt: these files need formatting (gofmt -w):" >&2; \
+		echo "$$unformatted" >&2; \
+		exit 1; \
+	fi
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+
+.PHONY: vuln
+vuln: ## govulncheck (vuln.go.dev, or offline the OSV files in VULNDB_DIR)
+	@if [ -n "$(VULNDB)" ]; then \
+		db="$(VULNDB)"; \
+	elif timeout 5 bash -c ': >/dev/tcp/vuln.go.dev/443' 2>/dev/null; then \
+		db=https://vuln.go.dev; \
+	elif [ -f "$(vulndb_dir)/index/modules.json" ] || compgen -G "$(vulndb_dir)/*.json" >/dev/null; then \
+		db="file://$(vulndb_dir)"; \
+	else \
+		echo "vuln: vuln.go.dev cannot be reached and there is no local database in $(vulndb_dir)." >&2; \
+		echo "vuln: put the OSV files (GO-*.json, e.g. data/osv of golang.org/x/vulndb) there, or set VULNDB=file:///DIR or an https URL." >&2; \
+		exit 1; \
+	fi; \
+	echo "govulncheck -db $$db ./..."; \
+	$(GO) tool govulncheck -db "$$db" ./...
+
+.PHONY: bench
+bench: ## Load benchmarks (scripts/bench.sh)
+	scripts/bench.sh
+
+.PHONY: services-stop
+services-stop: ## Stop the development PostgreSQL and Redis
+	scripts/services.sh stop
+
+.PHONY: clean
+clean: ## Remove build output (bin/; .data/ stays)
+	rm -rf bin

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// requestTimeout bounds one HTTP request.
+const requestTimeout = 10 * time.Second
+
+// httpScenario is the setup of a scenario that sends method path to the
+// service with its API key.
+func httpScenario(method, path string) func(context.Context, *env) (opFactory, func(), error) {
+	return func(_ context.Context, e *env) (opFactory, func(), error) {
+		newOp, cleanup := httpOps(method, strings.TrimRight(e.cfg.url, "/")+path, e.cfg.key, e.cfg.concurrency)
+		return newOp, cleanup, nil
+	}
+}
+
+// httpOps returns a factory of operations sending method url (with key as a
+// bearer token unless empty) and a cleanup closing their connections. Each
+// worker has its own Transport, hence its own keep-alive connection; a
+// response other than 2xx is an error.
+func httpOps(method, url, key string, concurrency int) (opFactory, func()) {
+	var transports []*http.Transport
+	newOp := func(int) op {
+		tr := &http.Transport{
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			MaxIdleConns:        concurrency,
+			MaxIdleConnsPerHost: concurrency,
+			IdleConnTimeout:     time.Minute,
+			DisableCompression:  true,
+		}
+		transports = append(transports, tr) // the factory runs on one goroutine
+		client := &http.Client{Transport: tr, Timeout: requestTimeout}
+		return func(ctx context.Context) error { return doRequest(ctx, client, method, url, key) }
+	}
+	cleanup := func() {
+		for _, tr := range transports {
+			tr.CloseIdleConnections()
+		}
+	}
+	return newOp, cleanup
+}
+
+// doRequest sends one request and reads the whole response, so that the
+// connection is reused.
+func doRequest(ctx context.Context, client *http.Client, method, url, key string) error {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return fmt.Errorf("read response: %w", err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// baselineName is the scenario the others' throughput is compared with.
+const baselineName = "baseline"
+
+// scenarios is the table `make bench` runs, in this order; the baseline comes
+// first so that the others can be compared with it. Adding a scenario is one
+// entry: an HTTP endpoint of the service is a setup of httpScenario (a setup
+// may first create what the endpoint reads, through e).
+var scenarios = []scenario{
+	{
+		name:  baselineName,
+		what:  "in-process net/http + 1 pgx primary-key SELECT",
+		unit:  "req",
+		needs: needDatabase,
+		setup: setupBaseline,
+	},
+	{
+		name:   "api-keys",
+		what:   "GET /v1/api-keys (authenticated)",
+		unit:   "req",
+		needs:  needService,
+		remote: true,
+		setup:  httpScenario("GET", "/v1/api-keys"),
+		target: target{minRatio: 0.4, maxP99: 15 * time.Millisecond},
+	},
+	{
+		name:   "ratelimit",
+		what:   `limiter alone: Allow("default", new subject)`,
+		unit:   "check",
+		needs:  needRedis,
+		setup:  setupRatelimit,
+		target: target{minRate: 10000},
+	},
+}
+
+// scenario is one row of the benchmark.
+type scenario struct {
+	name string // short name, for -only and the table
+	what string // what one operation is
+	unit string // what one operation is called in rates ("req", "check")
+	// needs lists the flags the scenario cannot do without.
+	needs need
+	// remote is true when the system under test is the service (-pid): its
+	// RSS is reported; otherwise it runs inside bench and bench's own RSS
+	// growth is.
+	remote bool
+	// setup prepares the scenario and returns a factory of per-worker
+	// operations and a cleanup (nil when there is nothing to undo).
+	setup  func(ctx context.Context, e *env) (newOp opFactory, cleanup func(), err error)
+	target target
+}
+
+// opFactory returns the operation worker i repeats; each worker gets its
+// own, so that it may hold its own connection and counters.
+type opFactory func(worker int) op
+
+// op is one measured operation; an error counts as a failed operation.
+type op func(ctx context.Context) error
+
+// env is what setups can use: the flags and the baseline's result.
+type env struct {
+	cfg      config
+	baseline *result // nil until the baseline ran (or when it did not)
+}
+
+// need is a set of flags a scenario requires.
+type need int
+
+const (
+	needService need = 1 << iota
+	needDatabase
+	needRedis
+)
+
+// check returns an error naming the first missing flag.
+func (n need) check(c config) error {
+	switch {
+	case n&needService != 0 && (c.url == "" || c.key == ""):
+		return errors.New("needs -url and -key")
+	case n&needDatabase != 0 && c.databaseURL == "":
+		return errors.New("needs -database-url or DATABASE_URL")
+	case n&needRedis != 0 && c.redisURL == "":
+		return errors.New("needs -redis-url or REDIS_URL")
+	}
+	return nil
+}
+
+// target holds a scenario's thresholds; a zero field is no threshold.
+type target struct {
+	minRatio float64       // throughput at least minRatio × the baseline's
+	maxP99   time.Duration // p99 latency at most this
+	minRate  float64       // throughput at least this many operations/s
+}
+
+// String describes the target for the table ("-" when there is none).
+func (t target) String() string {
+	var parts []string
+	if t.minRatio > 0 {
+		parts = append(parts, fmt.Sprintf(">=%.2fx baseline", t.minRatio))
+	}
+	if t.maxP99 > 0 {
+		parts = append(parts, fmt.Sprintf("p99<=%s ms", ms(t.maxP99)))
+	}
+	if t.minRate > 0 {
+		parts = append(parts, fmt.Sprintf(">=%.0f/s", t.minRate))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// verdict is the outcome of one threshold.
+type verdict struct {
+	name   string // "throughput", "p99", "errors"
+	state  string // "PASS", "FAIL" or "SKIP" (no baseline to compare with)
+	detail string
+}
+
+// verdicts checks r against the target (and against errors: a run with
+// errors is flagged as failing); base is the baseline's result or nil.
+func (t target) verdicts(r *result, base *result) []verdict {
+	var vs []verdict
+	if t.minRatio > 0 {
+		v := verdict{name: "throughput vs baseline"}
+		if base == nil || base.rate == 0 {
+			v.state, v.detail = "SKIP", "no baseline in this run"
+		} else {
+			ratio := r.rate / base.rate
+			v.state = passFail(ratio >= t.minRatio)
+			v.detail = fmt.Sprintf("%.2fx (%.0f vs %.0f/s), want >= %.2fx", ratio, r.rate, base.rate, t.minRatio)
+		}
+		vs = append(vs, v)
+	}
+	if t.maxP99 > 0 {
+		vs = append(vs, verdict{name: "p99", state: passFail(r.p99 <= t.maxP99),
+			detail: fmt.Sprintf("%s ms, want <= %s ms", ms(r.p99), ms(t.maxP99))})
+	}
+	if t.minRate > 0 {
+		vs = append(vs, verdict{name: "throughput", state: passFail(r.rate >= t.minRate),
+			detail: fmt.Sprintf("%.0f/s, want >= %.0f/s", r.rate, t.minRate)})
+	}
+	if r.errors > 0 {
+		vs = append(vs, verdict{name: "errors", state: "FAIL",
+			detail: fmt.Sprintf("%d of %d operations failed", r.errors, r.errors+r.ok)})
+	}
+	return vs
+}
+
+func passFail(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// runScenario sets sc up, checks that one operation succeeds, runs the load
+// while sampling RSS, and cleans up.
+func runScenario(ctx context.Context, e *env, sc *scenario) *result {
+	r := &result{sc: sc}
+	newOp, cleanup, err := sc.setup(ctx, e)
+	if err != nil {
+		r.broken = fmt.Errorf("setup: %w", err)
+		return r
+	}
+	if cleanup != nil {
+		defer cleanup()
+	}
+	ops := make([]op, e.cfg.concurrency)
+	for i := range ops {
+		ops[i] = newOp(i)
+	}
+	if err := preflight(ctx, ops[0]); err != nil {
+		r.broken = fmt.Errorf("first operation failed: %w", err)
+		return r
+	}
+
+	pid, self := e.cfg.pid, !sc.remote
+	if self {
+		pid = os.Getpid()
+	}
+	var sampler *rssSampler
+	if pid > 0 {
+		sampler = startRSS(pid, 100*time.Millisecond)
+	}
+	stats := runLoad(ctx, ops, e.cfg.warmup, e.cfg.duration)
+	if sampler != nil {
+		peak, start, err := sampler.stop()
+		switch {
+		case err != nil && !self:
+			r.broken = fmt.Errorf("service process %d: %w", pid, err)
+		case err == nil && self:
+			r.rss, r.rssGrowth = peak-start, true
+		case err == nil:
+			r.rss = peak
+		}
+	}
+	r.fill(stats)
+	if r.ok == 0 && r.broken == nil {
+		r.broken = fmt.Errorf("all %d operations failed", r.errors)
+	}
+	return r
+}
+
+// preflight runs one operation (it also opens the worker's connection) so
+// that a misconfigured scenario stops here instead of failing for seconds.
+func preflight(ctx context.Context, o op) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return o(ctx)
+}
+
+// scenarioNames lists the table's names, in order.
+func scenarioNames() []string {
+	names := make([]string, len(scenarios))
+	for i, sc := range scenarios {
+		names[i] = sc.name
+	}
+	return names
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# `make bench`: load benchmarks of the service (cmd/bench) against throwaway
+# PostgreSQL and Redis.
+#
+#   scripts/bench.sh [BENCH FLAGS…]     e.g. scripts/bench.sh -only baseline,api-keys -concurrency 64
+#
+# It builds bin/commerce and bin/bench, starts throwaway services
+# (scripts/services.sh test), migrates, creates the account bench@example.com,
+# starts `commerce serve` on a free port with RATE_LIMIT_SCALE=1000000 (every
+# limit is checked, none refuses) and LOG_LEVEL=error, waits for /readyz, runs
+# bin/bench against it, stops it with SIGTERM and lets services.sh tear down.
+#
+# Environment: BENCH_DURATION (measured time per scenario: a Go duration or
+# whole seconds, default 10s), BENCH_WARMUP (default 2s), GO (default go).
+# The exit status is bench's: 0 even when a target fails (targets are
+# reported), non-zero when something broke.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+GO="${GO:-go}"
+EMAIL="bench@example.com"
+READY_TIMEOUT=30 # seconds for the service to answer /readyz
+
+log() { echo "bench: $*" >&2; }
+die() {
+  log "error: $*"
+  exit 1
+}
+
+# as_duration VALUE: VALUE as a Go duration ("10" → "10s").
+as_duration() {
+  case "$1" in
+    *[!0-9]*) echo "$1" ;;
+    *) echo "${1}s" ;;
+  esac
+}
+
+# free_port: a TCP port in 20000-32767 on which nothing answers on 127.0.0.1.
+free_port() {
+  local port
+  while true; do
+    port=$((20000 + RANDOM % 12768))
+    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+}
+
+command -v curl >/dev/null || die "curl is needed (apt-get install curl)"
+
+# outer: build, then run the rest inside throwaway services.
+if [ "${1:-}" != "--inside-services" ]; then
+  log "building bin/commerce and bin/bench"
+  "$GO" build -o bin/commerce ./cmd/commerce
+  "$GO" build -o bin/bench ./cmd/bench
+  exec scripts/services.sh test -- "$PWD/scripts/bench.sh" --inside-services "$@"
+fi
+shift
+
+# inside: DATABASE_URL and REDIS_URL are exported by services.sh.
+: "${DATABASE_URL:?}" "${REDIS_URL:?}"
+export LOG_LEVEL=error LOG_FORMAT=json
+
+bin/commerce migrate up >&2
+account=$(bin/commerce accounts create --email "$EMAIL")
+key=$(sed -n 's/^api_key=//p' <<<"$account")
+[ -n "$key" ] || die "'commerce accounts create' printed no api_key line"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/commerce-bench.XXXXXX")
+service_log="$work/service.log"
+port=$(free_port)
+base="http://127.0.0.1:$port"
+pid=""
+
+# stop_service: SIGTERM, then wait (at most 15 s) for the service to drain.
+stop_service() {
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 150); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "the service did not stop within 15 s; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+  fi
+  pid=""
+}
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+  stop_service
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+log "starting the service on $base"
+LISTEN_ADDR="127.0.0.1:$port" BASE_URL="$base" RATE_LIMIT_SCALE=1000000 \
+  bin/commerce serve >"$service_log" 2>&1 &
+pid=$!
+
+deadline=$((SECONDS + READY_TIMEOUT))
+until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" 2>/dev/null)" = 200 ]; do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    tail -n 20 "$service_log" >&2 || true
+    pid=""
+    die "the service exited before it was ready"
+  fi
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    tail -n 20 "$service_log" >&2 || true
+    die "the service was not ready within ${READY_TIMEOUT}s"
+  fi
+  sleep 0.1
+done
+
+status=0
+bin/bench -url "$base" -key "$key" -pid "$pid" \
+  -database-url "$DATABASE_URL" -redis-url "$REDIS_URL" \
+  -duration "$(as_duration "${BENCH_DURATION:-10s}")" -warmup "$(as_duration "${BENCH_WARMUP:-2s}")" \
+  "$@" || status=$?
+
+stop_service
+if [ -s "$service_log" ]; then
+  log "the service logged $(wc -l <"$service_log") line(s) at level error or above; the last ones:"
+  tail -n 10 "$service_log" >&2
+fi
+exit "$status"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `make run`: development services, build, migrate, a development account, serve.
+#
+# Environment: DATABASE_URL / REDIS_URL (use these instead of the development
+# services), LISTEN_ADDR (default :8080), BASE_URL (default http://localhost:8080,
+# or http://localhost:PORT when only LISTEN_ADDR is set), GO (default go); every
+# other variable is passed to the server as it is. ALLOW_PRIVATE_TARGETS
+# defaults to true, so webhooks may target this machine.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+GO="${GO:-go}"
+EMAIL="dev@localhost"
+
+# 1. PostgreSQL and Redis: the two lines DATABASE_URL=… and REDIS_URL=….
+services=$(scripts/services.sh dev)
+while IFS= read -r line; do
+  case "$line" in
+    DATABASE_URL=* | REDIS_URL=*) export "${line?}" ;;
+  esac
+done <<<"$services"
+
+# 2. Build and migrate.
+echo "run: building bin/commerce" >&2
+"$GO" build -o bin/commerce ./cmd/commerce
+bin/commerce migrate up >&2
+
+# 3. The development account, with a new API key on every start.
+account=$(bin/commerce accounts create --email "$EMAIL" --reuse)
+key=$(sed -n 's/^api_key=//p' <<<"$account")
+if [ -z "$key" ]; then
+  echo "run: error: 'commerce accounts create' printed no api_key line" >&2
+  exit 1
+fi
+
+# 4. Where the server will be.
+if [ -z "${BASE_URL:-}" ] && [ -n "${LISTEN_ADDR:-}" ]; then
+  export BASE_URL="http://localhost:${LISTEN_ADDR##*:}"
+fi
+base="${BASE_URL:-http://localhost:8080}"
+base="${base%/}"
+export ALLOW_PRIVATE_TARGETS="${ALLOW_PRIVATE_TARGETS:-true}"
+
+cat <<BANNER
+
+  commerce (development)
+    API           $base/v1
+    GraphQL       $base/graphql
+    Console       $base/console
+    Sandbox mail  $base/sandbox/mail
+
+    API key (development account $EMAIL): $key
+
+    curl -H "Authorization: Bearer $key" $base/v1/api-keys
+
+  Stop with Ctrl-C; PostgreSQL and Redis keep running (make services-stop).
+
+BANNER
+
+# 5. Serve.
+exec bin/commerce serve
