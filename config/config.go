@@ -50,6 +50,9 @@ type Config struct {
 	TrustedProxies       []netip.Prefix
 	// RateLimitScale multiplies every rate limit (benchmarks; default 1).
 	RateLimitScale int
+	// PprofAddr, when set, serves net/http/pprof on a listener of its own
+	// (keep it on loopback: profiles reveal internals).
+	PprofAddr string
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -163,6 +166,11 @@ func Load(getenv func(string) string) (Config, error) {
 		c.LogFormat = v
 	default:
 		return bad("LOG_FORMAT", `must be "json" or "text"`)
+	}
+	if c.PprofAddr = getenv("PPROF_ADDR"); c.PprofAddr != "" {
+		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
+			return bad("PPROF_ADDR", "must be host:port, such as 127.0.0.1:6060")
+		}
 	}
 	c.RateLimitScale = 1
 	if v := getenv("RATE_LIMIT_SCALE"); v != "" {

@@ -51,6 +51,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		"TRUSTED_PROXIES":        "10.0.0.0/33",
 		"STRIPE_API_BASE":        "not a url",
 		"RATE_LIMIT_SCALE":       "0",
+		"PPROF_ADDR":             "6060",
 	} {
 		_, err := load(map[string]string{name: value})
 		require.ErrorContains(t, err, name, "value %q", value)

@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,14 +25,18 @@ type DB struct {
 	Pool *pgxpool.Pool
 }
 
+// defaultMaxConns sizes the pool when DATABASE_URL does not
+// (pool_max_conns=N). River's workers and listener take a few.
+const defaultMaxConns = 20
+
 // Open connects to PostgreSQL at url and checks that it answers.
 func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
-	if cfg.MaxConns < 20 {
-		cfg.MaxConns = 20
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultMaxConns
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)

@@ -67,32 +67,38 @@ WHERE k.key_hash = $1`
 
 // Authenticate resolves an API key to its caller. Errors: authentication_error
 // when the key is malformed, unknown, revoked, expired, or its account deleted.
+// A verified key is served from the authentication cache (authcache.go).
 func (r *Resolver) Authenticate(ctx context.Context, key string) (Principal, error) {
 	if !wellFormedKey(key) {
 		return Principal{}, problem.New(problem.AuthenticationError, "The API key is malformed: keys look like svc_ followed by 40 letters and digits.")
 	}
-	var (
-		p                             Principal
-		expiresAt, revokedAt, lastUse *time.Time
-	)
-	err := r.DB.Pool.QueryRow(ctx, authQuery, hashKey(key)).Scan(&p.KeyID, &p.AccountID, &p.Scope, &expiresAt, &revokedAt, &lastUse)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Principal{}, problem.New(problem.AuthenticationError, "The API key is not valid.")
-	}
-	if err != nil {
-		return Principal{}, err
-	}
+	h := sha256.Sum256([]byte(key))
 	now := r.Now()
-	switch {
-	case revokedAt != nil:
-		return Principal{}, problem.New(problem.AuthenticationError, "The API key was revoked.")
-	case expiresAt != nil && !now.Before(*expiresAt):
+	e, ok := r.auth.get(h, now)
+	if !ok {
+		gen := r.auth.gen.Load()
+		var revokedAt *time.Time
+		e = &authEntry{stored: now}
+		err := r.DB.Pool.QueryRow(ctx, authQuery, h[:]).Scan(&e.p.KeyID, &e.p.AccountID, &e.p.Scope, &e.expiresAt, &revokedAt, &e.lastUsed)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return Principal{}, problem.New(problem.AuthenticationError, "The API key is not valid.")
+		}
+		if err != nil {
+			return Principal{}, err
+		}
+		if revokedAt != nil {
+			return Principal{}, problem.New(problem.AuthenticationError, "The API key was revoked.")
+		}
+		r.auth.put(h, e, gen)
+	}
+	if e.expiresAt != nil && !now.Before(*e.expiresAt) {
 		return Principal{}, problem.New(problem.AuthenticationError, "The API key has expired.")
 	}
-	if lastUse == nil || now.Sub(*lastUse) >= lastUsedGranularity {
-		r.touchKey(p.KeyID)
+	if e.lastUsed == nil || now.Sub(*e.lastUsed) >= lastUsedGranularity {
+		r.auth.touched(h, now)
+		r.touchKey(e.p.KeyID)
 	}
-	return p, nil
+	return e.p, nil
 }
 
 // touchKey records the use of a key off the request path. The conditional

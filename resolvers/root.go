@@ -19,11 +19,13 @@ type Resolver struct {
 	BaseURL string
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
+
+	auth *authCache
 }
 
 // New returns a Resolver.
 func New(d *db.DB, log *slog.Logger, baseURL string) *Resolver {
-	return &Resolver{DB: d, Log: log, BaseURL: baseURL, Now: time.Now}
+	return &Resolver{DB: d, Log: log, BaseURL: baseURL, Now: time.Now, auth: newAuthCache()}
 }
 
 var (

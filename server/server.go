@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -52,6 +53,9 @@ type Server struct {
 
 	work    bool
 	handler http.Handler
+	// stopBackground ends the goroutines New started; background waits for them.
+	stopBackground context.CancelFunc
+	background     sync.WaitGroup
 }
 
 // New connects to PostgreSQL and Redis and builds the service. Redis being
@@ -94,6 +98,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		work:     opts.Work,
 	}
 	s.handler = s.routes()
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.stopBackground = cancel
+	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	return s, nil
 }
 
@@ -120,6 +127,8 @@ func (s *Server) Close(ctx context.Context) {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
 	}
+	s.stopBackground()
+	s.background.Wait()
 	_ = s.Redis.Close()
 	s.DB.Close()
 }

@@ -90,6 +90,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, liste
 		srv.Close(context.Background())
 		return err
 	}
+	if cfg.PprofAddr != "" {
+		startPprof(ctx, cfg.PprofAddr, log)
+	}
 	var hs *http.Server
 	errc := make(chan error, 1)
 	if listen {

@@ -45,3 +45,25 @@ CREATE TABLE idempotency_keys (
 );
 
 CREATE INDEX idempotency_keys_expires_idx ON idempotency_keys (expires_at);
+
+-- The service caches verified API keys in memory (resolvers/authcache.go).
+-- Any change that can make a key stop working notifies every instance so it
+-- drops what it cached: the payload is "key:<id>" or "account:<id>".
+CREATE FUNCTION commerce_auth_invalidate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_TABLE_NAME = 'api_keys' THEN
+        PERFORM pg_notify('commerce_auth_invalidate', 'key:' || OLD.id);
+    ELSE
+        PERFORM pg_notify('commerce_auth_invalidate', 'account:' || OLD.id);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER api_keys_auth_invalidate
+    AFTER UPDATE OF revoked_at, expires_at, scope, account_id, key_hash OR DELETE ON api_keys
+    FOR EACH ROW EXECUTE FUNCTION commerce_auth_invalidate();
+
+CREATE TRIGGER accounts_auth_invalidate
+    AFTER UPDATE OF deleted_at OR DELETE ON accounts
+    FOR EACH ROW EXECUTE FUNCTION commerce_auth_invalidate();
