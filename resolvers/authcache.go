@@ -158,7 +158,7 @@ func (r *Resolver) listenAuth(ctx context.Context) error {
 
 // forgetKey invalidates at once in this process; other
 // processes learn of the change through the triggers' notifications.
-func (r *Resolver) forgetKey(id string)     { r.auth.invalidate("key:" + id) }
+func (r *Resolver) forgetKey(id string) { r.auth.invalidate("key:" + id) }
 
 // AuthCacheServing reports whether verified keys are served from memory (the
 // invalidation listener is connected).
