@@ -46,7 +46,6 @@ cat <<BANNER
   commerce (development)
     API           $base/v1
     GraphQL       $base/graphql
-    Console       $base/console
     Sandbox mail  $base/sandbox/mail
 
     API key (development account $EMAIL): $key
