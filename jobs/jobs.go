@@ -29,6 +29,8 @@ type Options struct {
 	// FetchCooldown and FetchPollInterval tune job pickup latency.
 	FetchCooldown     time.Duration
 	FetchPollInterval time.Duration
+	// AddWorkers registers the domain packages' workers (mail, webhooks, …).
+	AddWorkers []func(*river.Workers)
 }
 
 // New builds the River client on the service's pool, with every worker and
@@ -36,6 +38,9 @@ type Options struct {
 func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &idempotencyCleanupWorker{db: d})
+	for _, add := range opts.AddWorkers {
+		add(workers)
+	}
 
 	cfg := &river.Config{
 		Logger:  log.With("component", "river"),
