@@ -77,6 +77,10 @@ vuln: ## govulncheck (vuln.go.dev, or offline the OSV files in VULNDB_DIR)
 bench: ## Load benchmarks (scripts/bench.sh)
 	scripts/bench.sh
 
+.PHONY: refresh-disposable-domains
+refresh-disposable-domains: ## Refresh the disposable email domain list from npm (VERSION=…)
+	scripts/refresh-disposable-domains.sh $(VERSION)
+
 .PHONY: services-stop
 services-stop: ## Stop the development PostgreSQL and Redis
 	scripts/services.sh stop

@@ -110,6 +110,9 @@ func Load(getenv func(string) string) (Config, error) {
 		if !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_") {
 			return bad("STRIPE_SECRET_KEY", "must be set to a Stripe secret key (sk_…) when PROCESSOR is stripe")
 		}
+		if !strings.HasPrefix(c.StripeWebhookSecret, "whsec_") {
+			return bad("STRIPE_WEBHOOK_SECRET", "must be set to the webhook endpoint's signing secret (whsec_…) when PROCESSOR is stripe")
+		}
 	}
 	if c.StripeAPIBase != "" && !isHTTPURL(c.StripeAPIBase) {
 		return bad("STRIPE_API_BASE", "must be an absolute http(s) URL")

@@ -25,7 +25,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, config.DefaultWebhookRetrySchedule, c.WebhookRetrySchedule)
 	require.False(t, c.AllowPrivateTargets)
 
-	c, err = load(map[string]string{"STRIPE_SECRET_KEY": "sk_test_123", "WEBHOOK_RETRY_SCHEDULE": "1s, 2s", "TRUSTED_PROXIES": "10.0.0.0/8,127.0.0.1"})
+	c, err = load(map[string]string{"STRIPE_SECRET_KEY": "sk_test_123", "STRIPE_WEBHOOK_SECRET": "whsec_test", "WEBHOOK_RETRY_SCHEDULE": "1s, 2s", "TRUSTED_PROXIES": "10.0.0.0/8,127.0.0.1"})
 	require.NoError(t, err)
 	require.Equal(t, "stripe", c.Processor)
 	require.Equal(t, []time.Duration{time.Second, 2 * time.Second}, c.WebhookRetrySchedule)
@@ -58,4 +58,6 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 	}
 	_, err := load(map[string]string{"PROCESSOR": "stripe"})
 	require.ErrorContains(t, err, "STRIPE_SECRET_KEY")
+	_, err = load(map[string]string{"PROCESSOR": "stripe", "STRIPE_SECRET_KEY": "sk_test_1"})
+	require.ErrorContains(t, err, "STRIPE_WEBHOOK_SECRET")
 }

@@ -22,6 +22,62 @@ type Account struct {
 	CreatedAt     time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt     time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 	DeletedAt     *time.Time `bun:"deleted_at"`
+
+	Bio                *string `bun:"bio"`
+	AvatarKey          *string `bun:"avatar_key"`
+	Slug               *string `bun:"slug"`
+	Currency           *string `bun:"currency"`
+	GAMeasurementID    *string `bun:"ga_measurement_id"`
+	ProcessorAccountID *string `bun:"processor_account_id"`
+	ProcessorStatus    string  `bun:"processor_status,nullzero,notnull,default:'not_connected'"`
+	ChargesEnabled     bool    `bun:"charges_enabled"`
+	PayoutsEnabled     bool    `bun:"payouts_enabled"`
+	DetailsSubmitted   bool    `bun:"details_submitted"`
+	OnboardingToken    *string `bun:"onboarding_token"`
+}
+
+// Processor connection states (accounts.processor_status).
+const (
+	ProcessorNotConnected = "not_connected"
+	ProcessorOnboarding   = "onboarding"
+	ProcessorConnected    = "connected"
+	ProcessorDisconnected = "disconnected"
+)
+
+// WebhookEndpoint is a row of webhook_endpoints.
+type WebhookEndpoint struct {
+	bun.BaseModel `bun:"table:webhook_endpoints"`
+
+	ID                  string    `bun:"id,pk"`
+	AccountID           string    `bun:"account_id"`
+	URL                 string    `bun:"url"`
+	Name                *string   `bun:"name"`
+	Events              []string  `bun:"events,array"`
+	Status              string    `bun:"status"`
+	DisabledReason      *string   `bun:"disabled_reason"`
+	ConsecutiveFailures int       `bun:"consecutive_failures"`
+	SecretCiphertext    []byte    `bun:"secret_ciphertext"`
+	CreatedAt           time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt           time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// BootstrapSession is a row of bootstrap_sessions.
+type BootstrapSession struct {
+	bun.BaseModel `bun:"table:bootstrap_sessions"`
+
+	ID                string     `bun:"id,pk"`
+	Email             string     `bun:"email"`
+	ClientIP          string     `bun:"client_ip"`
+	PasscodeHash      []byte     `bun:"passcode_hash"`
+	PasscodeExpiresAt time.Time  `bun:"passcode_expires_at"`
+	ExpiresAt         time.Time  `bun:"expires_at"`
+	Status            string     `bun:"status"`
+	FailedAttempts    int        `bun:"failed_attempts"`
+	AccountID         *string    `bun:"account_id"`
+	AccountCreated    bool       `bun:"account_created"`
+	CreatedAt         time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	VerifiedAt        *time.Time `bun:"verified_at"`
+	CompletedAt       *time.Time `bun:"completed_at"`
 }
 
 // APIKey is a row of api_keys. Only the SHA-256 of the secret is stored.
@@ -57,17 +113,18 @@ func IsUniqueViolation(err error, constraint string) bool {
 func AccountByID(ctx context.Context, idb bun.IDB, id string) (*Account, error) {
 	a := new(Account)
 	err := idb.NewSelect().Model(a).Where("id = ?", id).Where("deleted_at IS NULL").Scan(ctx)
-	return a, notFound(err)
+	return a, NotFound(err)
 }
 
 // AccountByEmail loads the live account of an email address (any case).
 func AccountByEmail(ctx context.Context, idb bun.IDB, email string) (*Account, error) {
 	a := new(Account)
 	err := idb.NewSelect().Model(a).Where("lower(email) = lower(?)", email).Where("deleted_at IS NULL").Scan(ctx)
-	return a, notFound(err)
+	return a, NotFound(err)
 }
 
-func notFound(err error) error {
+// NotFound maps "no rows" to ErrNotFound.
+func NotFound(err error) error {
 	if err != nil && errors.Is(err, errNoRows) {
 		return ErrNotFound
 	}

@@ -40,28 +40,6 @@ func (r *Resolver) Plans(ctx context.Context) ([]*model.Plan, error) {
 	return out, nil
 }
 
-// Viewer returns the caller's account. Errors: authentication_error, not_found
-// (the account was deleted meanwhile).
-func (r *Resolver) Viewer(ctx context.Context) (*model.Account, error) {
-	p, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	a, err := db.AccountByID(ctx, r.DB, p.AccountID)
-	if errors.Is(err, db.ErrNotFound) {
-		return nil, problem.NotFoundf("The account no longer exists.")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return toAccountModel(a), nil
-}
-
-func toAccountModel(a *db.Account) *model.Account {
-	plan, _ := PlanByID(a.Plan)
-	return &model.Account{Object: "account", ID: a.ID, Email: a.Email, Plan: a.Plan, FeeRate: plan.FeeRate, CreatedAt: a.CreatedAt.UTC()}
-}
-
 // NormalizeEmail validates an email address and returns it trimmed, with a
 // lowercase domain. Errors: validation_error param email.
 func NormalizeEmail(s string) (string, error) {
@@ -121,7 +99,7 @@ func (r *Resolver) CreateAccount(ctx context.Context, email, plan, keyName strin
 		if err != nil {
 			return err
 		}
-		out.Account, out.Key = toAccountModel(acc), key
+		out.Account, out.Key = r.toAccountModel(acc, accountExtras{}), key
 		return nil
 	})
 	if err != nil {

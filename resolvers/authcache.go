@@ -163,3 +163,6 @@ func (r *Resolver) forgetKey(id string) { r.auth.invalidate("key:" + id) }
 // AuthCacheServing reports whether verified keys are served from memory (the
 // invalidation listener is connected).
 func (r *Resolver) AuthCacheServing() bool { return r.auth.live.Load() }
+
+// forgetAccount drops every cached key of an account in this process.
+func (r *Resolver) forgetAccount(id string) { r.auth.invalidate("account:" + id) }

@@ -5,27 +5,52 @@
 package resolvers
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
 	"commerce/db"
 	"commerce/graph"
+	"commerce/mail"
+	"commerce/processor"
+	"commerce/ratelimit"
 )
 
 // Resolver holds the dependencies of every use case.
 type Resolver struct {
-	DB      *db.DB
-	Log     *slog.Logger
-	BaseURL string
+	DB         *db.DB
+	Log        *slog.Logger
+	BaseURL    string
+	ConsoleURL string
+	// Processor is the payment processor (Stripe or the sandbox).
+	Processor processor.Processor
+	// Limiter enforces the rate limits that depend on a request's content
+	// (bootstrap passcodes per email); route limits are REST middleware.
+	Limiter *ratelimit.Limiter
+	// Mail stores and enqueues outgoing email.
+	Mail Mailer
+	// SandboxMail serves the kept mail at /sandbox/mail (no SMTP_URL; only
+	// under the sandbox processor).
+	SandboxMail bool
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 
 	auth *authCache
 }
 
-// New returns a Resolver.
-func New(d *db.DB, log *slog.Logger, baseURL string) *Resolver {
-	return &Resolver{DB: d, Log: log, BaseURL: baseURL, Now: time.Now, auth: newAuthCache()}
+// Mailer stores a message and enqueues its delivery inside tx.
+type Mailer interface {
+	Send(ctx context.Context, tx db.Tx, m mail.Message) (string, error)
+}
+
+// New returns a Resolver with deps' dependencies.
+func New(deps Resolver) *Resolver {
+	r := deps
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	r.auth = newAuthCache()
+	return &r
 }
 
 var (

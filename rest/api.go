@@ -31,6 +31,16 @@ func (a *API) Routes(r chi.Router) {
 		r.Get("/v1/plans", a.handle(a.plans))
 		r.Get("/v1/openapi.yaml", a.handle(a.openAPI))
 	})
+	// Bootstrap: per client IP; step 1 adds its per-email and per-IP
+	// passcode limits in the resolver.
+	r.Group(func(r chi.Router) {
+		r.Use(a.RateLimit("default"), a.Idempotent)
+		r.Post("/v1/bootstrap", a.handle(a.startBootstrap))
+		r.Post("/v1/bootstrap/verify", a.handle(a.verifyBootstrap))
+		r.Post("/v1/bootstrap/store", a.handle(a.completeBootstrap))
+	})
+	// The processor's events: verified by signature, never limited.
+	r.Post("/v1/processor/webhook", a.handle(a.processorWebhook))
 
 	r.Group(func(r chi.Router) {
 		r.Use(a.Authenticate(true))
@@ -42,7 +52,14 @@ func (a *API) Routes(r chi.Router) {
 			r.Get("/v1/api-keys", a.handle(a.listAPIKeys))
 			r.Post("/v1/api-keys", a.handle(a.createAPIKey))
 			r.Delete("/v1/api-keys/{id}", a.handle(a.deleteAPIKey))
+			r.Get("/v1/account", a.handle(a.getAccount))
+			r.Delete("/v1/account", a.handle(a.deleteAccount))
+			r.Delete("/v1/account/processor", a.handle(a.disconnectProcessor))
+			r.Get("/v1/store", a.handle(a.getStore))
+			r.Put("/v1/store", a.handle(a.updateStore))
 		})
+		r.With(a.RateLimit("account_update")).Put("/v1/account", a.handle(a.updateAccount))
+		r.With(a.RateLimit("processor_connect"), a.Idempotent).Post("/v1/account/processor/connect", a.handle(a.connectProcessor))
 	})
 }
 

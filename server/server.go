@@ -18,10 +18,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
+	"github.com/riverqueue/river"
 
 	"commerce/config"
 	"commerce/db"
 	"commerce/jobs"
+	"commerce/mail"
+	"commerce/processor"
+	"commerce/processor/sandbox"
+	"commerce/processor/stripe"
 	"commerce/pages"
 	"commerce/problem"
 	"commerce/ratelimit"
@@ -80,20 +85,36 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work})
-	if err != nil {
+	fail := func(err error) (*Server, error) {
 		d.Close()
 		_ = rdb.Close()
 		return nil, err
 	}
+	proc, err := newProcessor(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	mailer, err := mail.NewWorker(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, d, log)
+	if err != nil {
+		return fail(err)
+	}
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, AddWorkers: []func(*river.Workers){mailer.Register}})
+	if err != nil {
+		return fail(err)
+	}
+	limiter := ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale))
 	s := &Server{
-		Config:   cfg,
-		Log:      log,
-		DB:       d,
-		Redis:    rdb,
-		Limiter:  ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale)),
-		Jobs:     jc,
-		Resolver: resolvers.New(d, log, cfg.BaseURL),
+		Config:  cfg,
+		Log:     log,
+		DB:      d,
+		Redis:   rdb,
+		Limiter: limiter,
+		Jobs:    jc,
+		Resolver: resolvers.New(resolvers.Resolver{
+			DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
+			Processor: proc, Limiter: limiter, Mail: &mail.Outbox{DB: d, Jobs: jc},
+			SandboxMail: cfg.SMTPURL == "",
+		}),
 		Registry: reg,
 		work:     opts.Work,
 	}
@@ -102,6 +123,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	s.stopBackground = cancel
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	return s, nil
+}
+
+// newProcessor builds the payment processor PROCESSOR names.
+func newProcessor(cfg config.Config) (processor.Processor, error) {
+	if cfg.Processor == processor.Stripe {
+		p, err := stripe.New(stripe.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret, APIBase: cfg.StripeAPIBase})
+		if err != nil {
+			return nil, fmt.Errorf("PROCESSOR=stripe: %w", err)
+		}
+		return p, nil
+	}
+	return sandbox.New(cfg.BaseURL), nil
 }
 
 // Handler is the service's HTTP handler.
@@ -163,6 +196,7 @@ func (s *Server) routes() http.Handler {
 		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log))
 
 	api.Routes(r)
+	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
 	return r
 }
 

@@ -1,15 +1,108 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+)
 
 // Account is the account of the calling API key (GraphQL `viewer`).
 type Account struct {
+	Object          string            `json:"object"`
+	ID              string            `json:"id"`
+	Email           string            `json:"email"`
+	DisplayName     *string           `json:"display_name"`
+	Plan            string            `json:"plan"`
+	FeeRate         string            `json:"fee_rate"`
+	BillingStatus   string            `json:"billing_status"`
+	Currency        *string           `json:"currency"`
+	GAMeasurementID *string           `json:"ga_measurement_id"`
+	NotifyOrders    bool              `json:"notify_orders"`
+	Processor       *ProcessorStatus  `json:"processor"`
+	Stats           *AccountStats     `json:"stats"`
+	Readiness       *AccountReadiness `json:"readiness"`
+	CreatedAt       time.Time         `json:"created_at"`
+}
+
+// ProcessorStatus is the account's connection to the payment processor.
+type ProcessorStatus struct {
+	AccountID      *string `json:"account_id"`
+	Status         string  `json:"status"`
+	ChargesEnabled bool    `json:"charges_enabled"`
+	PayoutsEnabled bool    `json:"payouts_enabled"`
+}
+
+// AccountStats are the account's sales figures.
+type AccountStats struct {
+	TotalRevenue  int64 `json:"total_revenue"`
+	TotalOrders   int   `json:"total_orders"`
+	TotalListings int   `json:"total_listings"`
+}
+
+// AccountReadiness says whether the account can sell, and what to do next.
+type AccountReadiness struct {
+	Operational bool      `json:"operational"`
+	Actions     []*Action `json:"actions"`
+	Next        *string   `json:"next"`
+}
+
+// Action is one readiness item.
+type Action struct {
+	Code     string         `json:"code"`
+	Kind     string         `json:"kind"`
+	Priority string         `json:"priority"`
+	Message  string         `json:"message"`
+	Resolve  *ActionResolve `json:"resolve"`
+}
+
+// ActionResolve says how to carry an action out: an API call (kind api) or
+// a page for a human (kind human, method "redirect").
+type ActionResolve struct {
+	Method   string         `json:"method"`
+	Endpoint *string        `json:"endpoint"`
+	URL      *string        `json:"url"`
+	Params   map[string]any `json:"params"`
+}
+
+// UpdateAccountInput is the body of PUT /v1/account; only given fields change.
+type UpdateAccountInput struct {
+	GAMeasurementID graphql.Omittable[*string] `json:"ga_measurement_id"`
+	NotifyOrders    *bool                      `json:"notify_orders"`
+	DisplayName     graphql.Omittable[*string] `json:"display_name"`
+}
+
+// Store is the seller's public face: profile and store page.
+type Store struct {
+	Object      string            `json:"object"`
+	ID          string            `json:"id"`
+	DisplayName *string           `json:"display_name"`
+	Bio         *string           `json:"bio"`
+	AvatarURL   *string           `json:"avatar_url"`
+	Slug        *string           `json:"slug"`
+	URL         *string           `json:"url"`
+	Readiness   *AccountReadiness `json:"readiness"`
+}
+
+// UpdateStoreInput is the body of PUT /v1/store; only given fields change.
+type UpdateStoreInput struct {
+	DisplayName *string                    `json:"display_name"`
+	Bio         graphql.Omittable[*string] `json:"bio"`
+	Avatar      graphql.Omittable[*string] `json:"avatar"`
+	Slug        *string                    `json:"slug"`
+}
+
+// ProcessorOnboarding is where to send the seller to connect the processor.
+type ProcessorOnboarding struct {
 	Object    string    `json:"object"`
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	Plan      string    `json:"plan"`
-	FeeRate   string    `json:"fee_rate"`
-	CreatedAt time.Time `json:"created_at"`
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// ProcessorDisconnection is the result of disconnecting the processor.
+type ProcessorDisconnection struct {
+	Object           string  `json:"object"`
+	AccountID        *string `json:"account_id"`
+	AffectedListings int     `json:"affected_listings"`
 }
 
 // Plan is a pricing plan with its platform fee.

@@ -1,0 +1,139 @@
+package pages
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"commerce/currency"
+	"commerce/problem"
+	"commerce/resolvers"
+)
+
+// Site serves the server-rendered pages that call resolvers: the public
+// store page, the processor onboarding redirect, and the sandbox processor's
+// pages.
+type Site struct {
+	Resolver *resolvers.Resolver
+	Log      *slog.Logger
+}
+
+// Routes registers the pages on r.
+func (s *Site) Routes(r chi.Router) {
+	r.Get("/s/{slug}", s.store)
+	r.Get("/processor/onboarding/{token}", s.onboardingRedirect)
+	r.Get("/sandbox/onboarding/{token}", s.sandboxOnboarding)
+	r.Post("/sandbox/onboarding/{token}", s.sandboxOnboardingSubmit)
+	r.Get("/sandbox/mail", s.sandboxMail)
+	r.Get("/sandbox/mail/{id}", s.sandboxMessage)
+}
+
+// render writes a page with the service's security headers.
+func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	if err := templates.ExecuteTemplate(w, name, data); err != nil {
+		s.Log.ErrorContext(r.Context(), "render page", "page", name, "error", err)
+	}
+}
+
+// fail renders a problem as a page: its status and detail, never internals.
+func (s *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
+	p := problem.From(err)
+	if p.Code == problem.InternalError {
+		s.Log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err)
+	}
+	s.render(w, r, p.Status(), "message.html", map[string]any{
+		"Title": p.Code.Title(), "Message": p.Detail, "Status": p.Status(),
+	})
+}
+
+func (s *Site) store(w http.ResponseWriter, r *http.Request) {
+	st, err := s.Resolver.StoreBySlug(r.Context(), chi.URLParam(r, "slug"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=60")
+	s.render(w, r, http.StatusOK, "store.html", st)
+}
+
+func (s *Site) onboardingRedirect(w http.ResponseWriter, r *http.Request) {
+	u, err := s.Resolver.OnboardingRedirect(r.Context(), chi.URLParam(r, "token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u, http.StatusSeeOther)
+}
+
+type onboardingPage struct {
+	*resolvers.SandboxOnboarding
+	Currencies []currency.Currency
+	Error      string
+}
+
+func (s *Site) sandboxOnboarding(w http.ResponseWriter, r *http.Request) {
+	o, err := s.Resolver.SandboxOnboardingPage(r.Context(), chi.URLParam(r, "token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sandbox_onboarding.html", onboardingPage{SandboxOnboarding: o, Currencies: currency.All})
+}
+
+// sandboxOnboardingSubmit completes onboarding with the chosen currency and
+// sends the seller to the console; a bad currency re-renders the form.
+func (s *Site) sandboxOnboardingSubmit(w http.ResponseWriter, r *http.Request) {
+	token := chi.URLParam(r, "token")
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	err := s.Resolver.CompleteSandboxOnboarding(r.Context(), token, r.PostForm.Get("currency"))
+	var p *problem.Problem
+	if errors.As(err, &p) && p.Code == problem.ValidationError {
+		o, perr := s.Resolver.SandboxOnboardingPage(r.Context(), token)
+		if perr != nil {
+			s.fail(w, r, perr)
+			return
+		}
+		s.render(w, r, http.StatusUnprocessableEntity, "sandbox_onboarding.html",
+			onboardingPage{SandboxOnboarding: o, Currencies: currency.All, Error: p.Detail})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, s.Resolver.ConsoleURL+"?processor=connected", http.StatusSeeOther)
+}
+
+func (s *Site) sandboxMail(w http.ResponseWriter, r *http.Request) {
+	msgs, err := s.Resolver.SandboxMailbox(r.Context(), 100)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sandbox_mail.html", msgs)
+}
+
+func (s *Site) sandboxMessage(w http.ResponseWriter, r *http.Request) {
+	m, err := s.Resolver.SandboxMessage(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sandbox_message.html", m)
+}

@@ -1,0 +1,226 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"commerce/db"
+	"commerce/graph/model"
+	"commerce/problem"
+)
+
+var gaMeasurementPattern = regexp.MustCompile(`^G-[A-Z0-9]{10}$`)
+
+// accountExtras are the computed parts of an account: stats and readiness facts.
+type accountExtras struct {
+	revenue           int64
+	ordersThisMonth   int
+	listings          int
+	disabledWebhookID string
+}
+
+// accountQuery loads a live account with everything its response needs, in
+// one round trip: GET /v1/account is on every integration's hot path. Stats
+// come from the monthly rollup (one row per month), never from orders.
+const accountQuery = `
+SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
+       a.bio, a.avatar_key, a.slug, a.currency, a.ga_measurement_id, a.processor_account_id,
+       a.processor_status, a.charges_enabled, a.payouts_enabled, a.details_submitted, a.onboarding_token,
+       coalesce(s.revenue, 0), coalesce(s.orders, 0), coalesce(w.id, '')
+FROM accounts a
+LEFT JOIN LATERAL (
+    SELECT sum(revenue) AS revenue,
+           sum(orders_paid) FILTER (WHERE month = date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS orders
+    FROM account_stats_monthly WHERE account_id = a.id
+) s ON true
+LEFT JOIN LATERAL (
+    SELECT id FROM webhook_endpoints
+    WHERE account_id = a.id AND status = 'disabled' AND disabled_reason = 'consecutive_failures'
+    ORDER BY id LIMIT 1
+) w ON true
+WHERE a.id = $1 AND a.deleted_at IS NULL`
+
+// loadAccount reads the account with its computed parts. Errors: not_found.
+func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, accountExtras, error) {
+	var (
+		a  db.Account
+		ex accountExtras
+	)
+	err := r.DB.Pool.QueryRow(ctx, accountQuery, id).Scan(&a.ID, &a.Email, &a.Plan, &a.BillingStatus, &a.DisplayName,
+		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
+		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
+		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ex, problem.NotFoundf("The account no longer exists.")
+	}
+	if err != nil {
+		return nil, ex, fmt.Errorf("load account: %w", err)
+	}
+	return &a, ex, nil
+}
+
+// Viewer returns the caller's account. Errors: authentication_error, not_found
+// (the account was deleted meanwhile).
+func (r *Resolver) Viewer(ctx context.Context) (*model.Account, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, ex, err := r.loadAccount(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	return r.toAccountModel(a, ex), nil
+}
+
+// Store returns the caller's store. Errors: authentication_error, not_found.
+func (r *Resolver) Store(ctx context.Context) (*model.Store, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a, ex, err := r.loadAccount(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	return r.toStoreModel(a, ex), nil
+}
+
+func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {
+	f := accountFacts{
+		ProcessorStatus:   a.ProcessorStatus,
+		ChargesEnabled:    a.ChargesEnabled,
+		BillingStatus:     a.BillingStatus,
+		BillingURL:        r.ConsoleURL + "/billing",
+		DisabledWebhookID: ex.disabledWebhookID,
+	}
+	if a.OnboardingToken != nil {
+		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken
+	}
+	return accountReadiness(accountActions(f))
+}
+
+func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Account {
+	plan, _ := PlanByID(a.Plan)
+	return &model.Account{
+		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Plan: a.Plan, FeeRate: plan.FeeRate,
+		BillingStatus: a.BillingStatus, Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
+		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: a.ProcessorStatus,
+			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled},
+		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
+		Readiness: r.readinessOf(a, ex),
+		CreatedAt: a.CreatedAt.UTC(),
+	}
+}
+
+func (r *Resolver) toStoreModel(a *db.Account, ex accountExtras) *model.Store {
+	s := &model.Store{Object: "store", ID: a.ID, DisplayName: a.DisplayName, Bio: a.Bio, Slug: a.Slug,
+		Readiness: r.readinessOf(a, ex)}
+	if a.Slug != nil {
+		u := r.BaseURL + "/s/" + *a.Slug
+		s.URL = &u
+	}
+	if a.AvatarKey != nil {
+		u := r.BaseURL + "/media/" + *a.AvatarKey
+		s.AvatarURL = &u
+	}
+	return s
+}
+
+// UpdateAccount changes the given fields of the caller's account.
+// Errors: authentication_error, permission_denied, validation_error
+// (ga_measurement_id, display_name), not_found.
+func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInput) (*model.Account, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var f problem.Fields
+	q := r.DB.NewUpdate().Table("accounts").Set("updated_at = now()").
+		Where("id = ?", p.AccountID).Where("deleted_at IS NULL")
+	if v, ok := in.GAMeasurementID.ValueOK(); ok {
+		if v != nil && !gaMeasurementPattern.MatchString(*v) {
+			f.Add("ga_measurement_id", "ga_measurement_id must look like G-XXXXXXXXXX (G- and 10 capital letters or digits), or be null")
+		}
+		q = q.Set("ga_measurement_id = ?", v)
+	}
+	if in.NotifyOrders != nil {
+		q = q.Set("notify_orders = ?", *in.NotifyOrders)
+	}
+	if v, ok := in.DisplayName.ValueOK(); ok {
+		if v != nil {
+			t := strings.TrimSpace(*v)
+			if t == "" || utf8.RuneCountInString(t) > 80 {
+				f.Add("display_name", "display_name must be 1 to 80 characters, or null")
+			}
+			v = &t
+		}
+		q = q.Set("display_name = ?", v)
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	res, err := q.Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("update account: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, problem.NotFoundf("The account no longer exists.")
+	}
+	return r.Viewer(ctx)
+}
+
+// DeleteAccount irreversibly anonymizes the caller's account in one
+// transaction (CONTRACT §6): the email becomes deleted+{id}@anonymized.invalid,
+// profile fields and the store slug are cleared, every API key is revoked and
+// every webhook endpoint disabled. Orders stay. Errors:
+// authentication_error, permission_denied, not_found.
+func (r *Resolver) DeleteAccount(ctx context.Context) (bool, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return false, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		res, err := tx.ExecContext(ctx, `
+			UPDATE accounts SET
+				email = 'deleted+' || id || '@anonymized.invalid',
+				display_name = NULL, bio = NULL, avatar_key = NULL, slug = NULL, ga_measurement_id = NULL,
+				onboarding_token = NULL, notify_orders = false, deleted_at = now(), updated_at = now()
+			WHERE id = ? AND deleted_at IS NULL`, p.AccountID)
+		if err != nil {
+			return fmt.Errorf("anonymize account: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return problem.NotFoundf("The account no longer exists.")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = now()
+			WHERE account_id = ? AND revoked_at IS NULL`, p.AccountID); err != nil {
+			return fmt.Errorf("revoke keys: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints
+			SET status = 'disabled', disabled_reason = 'account_deleted', updated_at = now()
+			WHERE account_id = ? AND status = 'enabled'`, p.AccountID); err != nil {
+			return fmt.Errorf("disable webhooks: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bootstrap_sessions SET status = 'dead'
+			WHERE account_id = ? AND status IN ('pending', 'verified')`, p.AccountID); err != nil {
+			return fmt.Errorf("end bootstrap sessions: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	r.forgetAccount(p.AccountID)
+	return true, nil
+}
+
+// stillValid reports whether t is in the future.
+func (r *Resolver) stillValid(t time.Time) bool { return r.Now().Before(t) }
