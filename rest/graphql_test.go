@@ -157,3 +157,49 @@ func TestGraphQLLimits(t *testing.T) {
 	require.Equal(t, 200, r.Status)
 	require.Contains(t, string(r.Body), "<html")
 }
+
+const accountFields = `object id email displayName plan feeRate billingStatus currency gaMeasurementId notifyOrders
+	processor { accountId status chargesEnabled payoutsEnabled }
+	stats { totalRevenue totalOrders totalListings }
+	readiness { operational next actions { code kind priority message resolve { method endpoint url params } } }
+	createdAt`
+
+// The account and store through /graphql equal GET /v1/account and
+// /v1/store; mutations go through the same resolvers.
+func TestGraphQLAccount(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+
+	res := gql(t, env, acc.Key, `{ viewer { `+accountFields+` } store { object id displayName bio avatarUrl slug url readiness { operational next } } }`, nil)
+	require.Empty(t, res.Errors)
+	var data map[string]any
+	require.NoError(t, json.Unmarshal(res.Data, &data))
+	require.Equal(t, env.Get("/v1/account", acc.Key).JSON(t), snake(data["viewer"]))
+	store := env.Get("/v1/store", acc.Key).JSON(t)
+	store["readiness"] = map[string]any{"operational": false, "next": "connect_stripe"}
+	require.Equal(t, store, snake(data["store"]))
+
+	res = gql(t, env, acc.Key, `mutation($in: UpdateAccountInput!) { updateAccount(input: $in) { gaMeasurementId notifyOrders displayName } }`,
+		map[string]any{"in": map[string]any{"gaMeasurementId": "G-0123456789", "notifyOrders": false}})
+	require.Empty(t, res.Errors)
+	require.JSONEq(t, `{"updateAccount":{"gaMeasurementId":"G-0123456789","notifyOrders":false,"displayName":null}}`, string(res.Data))
+	res = gql(t, env, acc.Key, `mutation { updateAccount(input: {gaMeasurementId: null}) { gaMeasurementId notifyOrders } }`, nil)
+	require.JSONEq(t, `{"updateAccount":{"gaMeasurementId":null,"notifyOrders":false}}`, string(res.Data))
+
+	res = gql(t, env, acc.Key, `mutation { updateAccount(input: {gaMeasurementId: "nope"}) { id } }`, nil)
+	require.Len(t, res.Errors, 1)
+	require.Equal(t, "validation_error", res.Errors[0]["extensions"].(map[string]any)["code"])
+	require.Equal(t, "ga_measurement_id", res.Errors[0]["extensions"].(map[string]any)["param"])
+
+	res = gql(t, env, acc.Key, `mutation { connectProcessor { object url } }`, nil)
+	require.Empty(t, res.Errors)
+	require.Contains(t, string(res.Data), "/sandbox/onboarding/sbx_acct_")
+
+	res = gql(t, env, "", `{ viewer { id } }`, nil)
+	require.Equal(t, "authentication_error", res.Errors[0]["extensions"].(map[string]any)["code"])
+
+	res = gql(t, env, acc.Key, `mutation { deleteAccount }`, nil)
+	require.Empty(t, res.Errors)
+	requireProblem(t, env, env.Get("/v1/account", acc.Key), 401, "authentication_error")
+}

@@ -1,0 +1,112 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"commerce/config"
+	"commerce/testkit"
+)
+
+const stripeWebhookSecret = "whsec_test_commerce"
+
+// accountUpdated builds a Stripe account.updated event.
+func accountUpdated(id, acct string, charges bool, currency string) []byte {
+	ev := map[string]any{
+		"id": id, "object": "event", "api_version": "2019-02-19", "created": time.Now().Unix(), "livemode": false,
+		"type": "account.updated", "pending_webhooks": 1, "request": map[string]any{"id": nil, "idempotency_key": nil},
+		"data": map[string]any{"object": map[string]any{
+			"id": acct, "object": "account", "type": "express", "charges_enabled": charges, "payouts_enabled": charges,
+			"details_submitted": true, "default_currency": currency,
+		}},
+	}
+	b, _ := json.Marshal(ev)
+	return b
+}
+
+func signed(payload []byte, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: stripeWebhookSecret, Timestamp: at}).Header
+}
+
+// The Stripe path: connect against stripe-mock (the connected account id is
+// saved at once), then a signed account.updated marks the account connected;
+// a replay changes nothing, a tampered signature is 400, unknown types 200.
+func TestStripeConnect(t *testing.T) {
+	t.Parallel()
+	mock := testkit.StripeMock(t)
+	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = stripeWebhookSecret
+		c.StripeAPIBase = mock
+	}))
+	acc := env.NewAccount()
+
+	r := env.Post("/v1/account/processor/connect", acc.Key, nil)
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.True(t, strings.HasPrefix(r.JSON(t)["url"].(string), "https://"), "%s", r.Body)
+	a := env.Get("/v1/account", acc.Key).JSON(t)
+	proc := a["processor"].(map[string]any)
+	require.Equal(t, "onboarding", proc["status"])
+	acct, _ := proc["account_id"].(string)
+	require.Regexp(t, `^acct_`, acct)
+	require.Equal(t, "connect_stripe", a["readiness"].(map[string]any)["next"])
+
+	hook := func(payload []byte, sig string) *testkit.Response {
+		return env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: payload,
+			Header: map[string]string{"Stripe-Signature": sig}})
+	}
+	// Details submitted, charges not yet enabled: connected, enable_charges next.
+	evID := "evt_" + strings.ToLower(testkit.Unique())
+	pending := accountUpdated(evID+"a", acct, false, "EUR")
+	require.Equal(t, 200, hook(pending, signed(pending, time.Now())).Status)
+	a = env.Get("/v1/account", acc.Key).JSON(t)
+	require.Equal(t, "connected", a["processor"].(map[string]any)["status"])
+	require.Equal(t, "eur", a["currency"], "lowercase, from the account's default currency")
+	ready := a["readiness"].(map[string]any)
+	require.Equal(t, false, ready["operational"])
+	require.Equal(t, "enable_charges", ready["next"])
+	action := ready["actions"].([]any)[0].(map[string]any)
+	require.Equal(t, "human", action["kind"])
+	resolve := action["resolve"].(map[string]any)
+	require.Equal(t, "redirect", resolve["method"])
+	require.True(t, strings.HasPrefix(resolve["url"].(string), env.URL+"/processor/onboarding/"), resolve["url"])
+	// That url sends the human to a fresh Stripe account link.
+	resp, err := noRedirect(env).Get(resolve["url"].(string))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 303, resp.StatusCode)
+	require.True(t, strings.HasPrefix(resp.Header.Get("Location"), "https://"), resp.Header.Get("Location"))
+
+	// Charges enabled: operational. The currency never changes once set.
+	enabled := accountUpdated(evID+"b", acct, true, "usd")
+	require.Equal(t, 200, hook(enabled, signed(enabled, time.Now())).Status)
+	a = env.Get("/v1/account", acc.Key).JSON(t)
+	require.Equal(t, true, a["readiness"].(map[string]any)["operational"])
+	require.Equal(t, true, a["processor"].(map[string]any)["charges_enabled"])
+	require.Equal(t, "eur", a["currency"])
+
+	// A replayed event (same id) changes nothing, even with other content.
+	replay := accountUpdated(evID+"a", acct, false, "usd")
+	require.Equal(t, 200, hook(replay, signed(replay, time.Now())).Status)
+	require.Equal(t, true, env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["charges_enabled"])
+
+	// Bad signatures: 400, nothing applied.
+	disable := accountUpdated(evID+"c", acct, false, "usd")
+	sig := signed(disable, time.Now())
+	tampered := []byte(strings.Replace(string(disable), `"charges_enabled":false`, `"charges_enabled":true `, 1))
+	requireProblem(t, env, hook(tampered, sig), 400, "invalid_request")
+	requireProblem(t, env, hook(disable, signed(disable, time.Now().Add(-301*time.Second))), 400, "invalid_request")
+	requireProblem(t, env, hook(disable, ""), 400, "invalid_request")
+	require.Equal(t, true, env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["charges_enabled"])
+
+	// Unknown event types are acknowledged.
+	other := []byte(fmt.Sprintf(`{"id":"%sd","object":"event","api_version":"2024-06-20","type":"customer.created","data":{"object":{"id":"cus_1","object":"customer"}}}`, evID))
+	require.Equal(t, 200, hook(other, signed(other, time.Now())).Status)
+}
