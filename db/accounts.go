@@ -34,6 +34,11 @@ type Account struct {
 	PayoutsEnabled     bool    `bun:"payouts_enabled"`
 	DetailsSubmitted   bool    `bun:"details_submitted"`
 	OnboardingToken    *string `bun:"onboarding_token"`
+
+	// Running sales totals, kept by the order transitions.
+	RevenueTotal     int64      `bun:"revenue_total"`
+	OrdersMonth      *time.Time `bun:"orders_month,type:date"`
+	OrdersMonthCount int        `bun:"orders_month_count"`
 }
 
 // Processor connection states (accounts.processor_status).

@@ -28,23 +28,17 @@ type accountExtras struct {
 
 // accountQuery loads a live account with everything its response needs, in
 // one round trip: GET /v1/account is on every integration's hot path. Stats
-// come from the monthly rollup (one row per month), never from orders.
+// are running totals kept on the account row, never computed from orders.
 const accountQuery = `
 SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
        a.bio, a.avatar_key, a.slug, a.currency, a.ga_measurement_id, a.processor_account_id,
        a.processor_status, a.charges_enabled, a.payouts_enabled, a.details_submitted, a.onboarding_token,
-       coalesce(s.revenue, 0), coalesce(s.orders, 0), coalesce(w.id, '')
+       a.revenue_total,
+       CASE WHEN a.orders_month = date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN a.orders_month_count ELSE 0 END,
+       coalesce((SELECT w.id FROM webhook_endpoints w
+                 WHERE w.account_id = a.id AND w.status = 'disabled' AND w.disabled_reason = 'consecutive_failures'
+                 ORDER BY w.id LIMIT 1), '')
 FROM accounts a
-LEFT JOIN LATERAL (
-    SELECT sum(revenue) AS revenue,
-           sum(orders_paid) FILTER (WHERE month = date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS orders
-    FROM account_stats_monthly WHERE account_id = a.id
-) s ON true
-LEFT JOIN LATERAL (
-    SELECT id FROM webhook_endpoints
-    WHERE account_id = a.id AND status = 'disabled' AND disabled_reason = 'consecutive_failures'
-    ORDER BY id LIMIT 1
-) w ON true
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
 // loadAccount reads the account with its computed parts. Errors: not_found.

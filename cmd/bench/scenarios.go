@@ -34,6 +34,15 @@ var scenarios = []scenario{
 		target: target{minRatio: 0.4, maxP99: 15 * time.Millisecond},
 	},
 	{
+		name:   "account",
+		what:   "GET /v1/account (authenticated; stats of a million orders)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupAccount,
+		target: target{minRatio: 0.4, maxP99: 15 * time.Millisecond},
+	},
+	{
 		name:   "ratelimit",
 		what:   `limiter alone: Allow("default", new subject)`,
 		unit:   "check",

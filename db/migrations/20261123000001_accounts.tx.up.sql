@@ -19,17 +19,16 @@ CREATE UNIQUE INDEX accounts_slug_key ON accounts (slug);
 CREATE UNIQUE INDEX accounts_processor_account_key ON accounts (processor_account_id);
 CREATE UNIQUE INDEX accounts_onboarding_token_key ON accounts (onboarding_token);
 
--- Account stats stay cheap however many orders there are: order transitions
--- add to one row per account and UTC month, in the transaction that changes
--- the order. total_revenue sums the account's months (a few rows a year);
--- total_orders reads the current month's row.
-CREATE TABLE account_stats_monthly (
-    account_id  text NOT NULL REFERENCES accounts (id),
-    month       date NOT NULL,            -- first day of the UTC month
-    orders_paid integer NOT NULL DEFAULT 0,
-    revenue     bigint NOT NULL DEFAULT 0, -- captured amount minus refunds
-    PRIMARY KEY (account_id, month)
-);
+-- Account stats stay cheap however many orders there are: the order
+-- transitions keep running totals on the account, in the transaction that
+-- changes the order, so GET /v1/account never reads orders.
+--   paid:     revenue_total += amount; orders_month_count += 1 (reset to 1
+--             when orders_month is not the current UTC month, which it becomes)
+--   refunded: revenue_total -= refund_amount
+ALTER TABLE accounts
+    ADD COLUMN revenue_total      bigint NOT NULL DEFAULT 0,
+    ADD COLUMN orders_month       date,   -- the UTC month orders_month_count counts
+    ADD COLUMN orders_month_count integer NOT NULL DEFAULT 0;
 
 -- Bootstrap: email one-time passcode sessions (CONTRACT §6).
 CREATE TABLE bootstrap_sessions (
@@ -77,3 +76,6 @@ CREATE TABLE webhook_endpoints (
 );
 
 CREATE INDEX webhook_endpoints_account_idx ON webhook_endpoints (account_id, id);
+-- Account readiness looks for auto-disabled endpoints on every read.
+CREATE INDEX webhook_endpoints_auto_disabled_idx ON webhook_endpoints (account_id, id)
+    WHERE status = 'disabled' AND disabled_reason = 'consecutive_failures';
