@@ -39,6 +39,7 @@ type Account struct {
 	RevenueTotal     int64      `bun:"revenue_total"`
 	OrdersMonth      *time.Time `bun:"orders_month,type:date"`
 	OrdersMonthCount int        `bun:"orders_month_count"`
+	ListingsCount    int        `bun:"listings_count"`
 }
 
 // Processor connection states (accounts.processor_status).

@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"commerce/db"
+	"commerce/storage"
 )
 
 // Client is the River client type of the service.
@@ -31,6 +32,8 @@ type Options struct {
 	FetchPollInterval time.Duration
 	// AddWorkers registers the domain packages' workers (mail, webhooks, …).
 	AddWorkers []func(*river.Workers)
+	// Storage is the file store the blob jobs delete from.
+	Storage *storage.Store
 }
 
 // New builds the River client on the service's pool, with every worker and
@@ -38,6 +41,8 @@ type Options struct {
 func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &idempotencyCleanupWorker{db: d})
+	river.AddWorker(workers, &deleteBlobsWorker{store: opts.Storage})
+	river.AddWorker(workers, &uploadCleanupWorker{db: d, store: opts.Storage})
 	for _, add := range opts.AddWorkers {
 		add(workers)
 	}
@@ -48,6 +53,9 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 				func() (river.JobArgs, *river.InsertOpts) { return IdempotencyCleanupArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+			river.NewPeriodicJob(river.PeriodicInterval(uploadCleanupEvery),
+				func() (river.JobArgs, *river.InsertOpts) { return UploadCleanupArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 		},
 		FetchCooldown:     opts.FetchCooldown,

@@ -2,8 +2,10 @@ package pages
 
 import (
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -23,6 +25,7 @@ type Site struct {
 // Routes registers the pages on r.
 func (s *Site) Routes(r chi.Router) {
 	r.Get("/s/{slug}", s.store)
+	r.Get("/media/*", s.media)
 	r.Get("/processor/onboarding/{token}", s.onboardingRedirect)
 	r.Get("/sandbox/onboarding/{token}", s.sandboxOnboarding)
 	r.Post("/sandbox/onboarding/{token}", s.sandboxOnboardingSubmit)
@@ -65,6 +68,26 @@ func (s *Site) store(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "public, max-age=60")
 	s.render(w, r, http.StatusOK, "store.html", st)
+}
+
+// media serves public content (covers, avatars) from storage. Keys are
+// random and never reused, so responses are cacheable for a long time.
+func (s *Site) media(w http.ResponseWriter, r *http.Request) {
+	rc, attrs, err := s.Resolver.Media(r.Context(), chi.URLParam(r, "*"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer rc.Close()
+	h := w.Header()
+	h.Set("Content-Type", attrs.ContentType)
+	h.Set("Content-Length", strconv.FormatInt(attrs.Size, 10))
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	if _, err := io.Copy(w, rc); err != nil {
+		s.Log.WarnContext(r.Context(), "media copy", "path", r.URL.Path, "error", err)
+	}
 }
 
 func (s *Site) onboardingRedirect(w http.ResponseWriter, r *http.Request) {

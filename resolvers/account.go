@@ -20,10 +20,13 @@ var gaMeasurementPattern = regexp.MustCompile(`^G-[A-Z0-9]{10}$`)
 
 // accountExtras are the computed parts of an account: stats and readiness facts.
 type accountExtras struct {
-	revenue           int64
-	ordersThisMonth   int
-	listings          int
-	disabledWebhookID string
+	revenue             int64
+	ordersThisMonth     int
+	listings            int
+	disabledWebhookID   string
+	hasOrderPaidHook    bool
+	hasPublishedListing bool
+	draftListingID      string
 }
 
 // accountQuery loads a live account with everything its response needs, in
@@ -37,7 +40,14 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
        CASE WHEN a.orders_month = date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN a.orders_month_count ELSE 0 END,
        coalesce((SELECT w.id FROM webhook_endpoints w
                  WHERE w.account_id = a.id AND w.status = 'disabled' AND w.disabled_reason = 'consecutive_failures'
-                 ORDER BY w.id LIMIT 1), '')
+                 ORDER BY w.id LIMIT 1), ''),
+       a.listings_count,
+       EXISTS (SELECT 1 FROM webhook_endpoints w
+               WHERE w.account_id = a.id AND w.status = 'enabled' AND 'order.paid' = ANY (w.events)),
+       EXISTS (SELECT 1 FROM listings l WHERE l.account_id = a.id AND l.status = 'published' AND l.deleted_at IS NULL),
+       coalesce((SELECT l.id FROM listings l
+                 WHERE l.account_id = a.id AND l.status = 'draft' AND l.deleted_at IS NULL
+                 ORDER BY l.id DESC LIMIT 1), '')
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
@@ -50,7 +60,8 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 	err := r.DB.Pool.QueryRow(ctx, accountQuery, id).Scan(&a.ID, &a.Email, &a.Plan, &a.BillingStatus, &a.DisplayName,
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
-		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID)
+		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -87,18 +98,24 @@ func (r *Resolver) Store(ctx context.Context) (*model.Store, error) {
 	return r.toStoreModel(a, ex), nil
 }
 
-func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {
+func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts {
 	f := accountFacts{
-		ProcessorStatus:   a.ProcessorStatus,
-		ChargesEnabled:    a.ChargesEnabled,
-		BillingStatus:     a.BillingStatus,
-		BillingURL:        r.ConsoleURL + "/billing",
-		DisabledWebhookID: ex.disabledWebhookID,
+		ProcessorStatus:     a.ProcessorStatus,
+		ChargesEnabled:      a.ChargesEnabled,
+		BillingStatus:       a.BillingStatus,
+		BillingURL:          r.ConsoleURL + "/billing",
+		DisabledWebhookID:   ex.disabledWebhookID,
+		HasPublishedListing: ex.hasPublishedListing,
+		DraftListingID:      ex.draftListingID,
 	}
 	if a.OnboardingToken != nil {
 		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken
 	}
-	return accountReadiness(accountActions(f))
+	return f
+}
+
+func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {
+	return accountReadiness(accountActions(r.accountFactsOf(a, ex)))
 }
 
 func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Account {
@@ -122,7 +139,7 @@ func (r *Resolver) toStoreModel(a *db.Account, ex accountExtras) *model.Store {
 		s.URL = &u
 	}
 	if a.AvatarKey != nil {
-		u := r.BaseURL + "/media/" + *a.AvatarKey
+		u := r.MediaURL(*a.AvatarKey)
 		s.AvatarURL = &u
 	}
 	return s
@@ -182,6 +199,24 @@ func (r *Resolver) DeleteAccount(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		var avatar *string
+		if err := tx.NewSelect().Table("accounts").Column("avatar_key").Where("id = ?", p.AccountID).
+			Where("deleted_at IS NULL").For("UPDATE").Scan(ctx, &avatar); err != nil {
+			if errors.Is(db.NotFound(err), db.ErrNotFound) {
+				return problem.NotFoundf("The account no longer exists.")
+			}
+			return err
+		}
+		if avatar != nil {
+			if err := r.deleteBlobsAfterCommit(ctx, tx, *avatar); err != nil {
+				return err
+			}
+		}
+		// Published listings come off sale; their pages answer 410.
+		if _, err := tx.ExecContext(ctx, `UPDATE listings SET status = 'paused', updated_at = now()
+			WHERE account_id = ? AND status = 'published' AND deleted_at IS NULL`, p.AccountID); err != nil {
+			return fmt.Errorf("unpublish listings: %w", err)
+		}
 		res, err := tx.ExecContext(ctx, `
 			UPDATE accounts SET
 				email = 'deleted+' || id || '@anonymized.invalid',

@@ -110,8 +110,14 @@ func (r *Resolver) DisconnectProcessor(ctx context.Context) (*model.ProcessorDis
 	if err != nil {
 		return nil, fmt.Errorf("disconnect processor: %w", err)
 	}
-	// Listings come with the listings capability; none can be published yet.
-	return &model.ProcessorDisconnection{Object: "processor_disconnection", AccountID: procID, AffectedListings: 0}, nil
+	// Published listings stay published but stop being sellable (their
+	// readiness shows connect_stripe) until the processor is connected again.
+	n, err := r.DB.NewSelect().Table("listings").Where("account_id = ?", p.AccountID).
+		Where("status = 'published'").Where("deleted_at IS NULL").Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ProcessorDisconnection{Object: "processor_disconnection", AccountID: procID, AffectedListings: int(n)}, nil
 }
 
 // HandleProcessorWebhook verifies and applies an inbound processor webhook.

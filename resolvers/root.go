@@ -7,13 +7,16 @@ package resolvers
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"commerce/db"
 	"commerce/graph"
+	"commerce/jobs"
 	"commerce/mail"
 	"commerce/processor"
 	"commerce/ratelimit"
+	"commerce/storage"
 )
 
 // Resolver holds the dependencies of every use case.
@@ -32,6 +35,15 @@ type Resolver struct {
 	// SandboxMail serves the kept mail at /sandbox/mail (no SMTP_URL; only
 	// under the sandbox processor).
 	SandboxMail bool
+	// Storage holds uploads, covers, avatars and deliverable files.
+	Storage *storage.Store
+	// Jobs inserts background jobs inside transactions.
+	Jobs *jobs.Client
+	// HTTP is the SSRF-safe client for user-given URLs (netguard).
+	HTTP *http.Client
+	// AllowPrivateTargets lets user-given URLs be http and reach private
+	// addresses (ALLOW_PRIVATE_TARGETS).
+	AllowPrivateTargets bool
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 
@@ -53,23 +65,32 @@ func New(deps Resolver) *Resolver {
 	return &r
 }
 
+// Root is the GraphQL resolver root over r. (A separate type: the root's
+// Listing() would clash with the Listing use case on Resolver.)
+func (r *Resolver) Root() graph.ResolverRoot { return root{r} }
+
+type root struct{ r *Resolver }
+
 var (
-	_ graph.ResolverRoot     = (*Resolver)(nil)
+	_ graph.ResolverRoot     = root{}
 	_ graph.QueryResolver    = queryResolver{}
 	_ graph.MutationResolver = mutationResolver{}
+	_ graph.AccountResolver  = accountResolver{}
+	_ graph.ListingResolver  = listingResolver{}
 )
 
-// Query returns the GraphQL query root.
-func (r *Resolver) Query() graph.QueryResolver { return queryResolver{r} }
-
-// Mutation returns the GraphQL mutation root.
-func (r *Resolver) Mutation() graph.MutationResolver { return mutationResolver{r} }
+func (x root) Query() graph.QueryResolver       { return queryResolver{x.r} }
+func (x root) Mutation() graph.MutationResolver { return mutationResolver{x.r} }
+func (x root) Account() graph.AccountResolver   { return accountResolver{x.r} }
+func (x root) Listing() graph.ListingResolver   { return listingResolver{x.r} }
 
 // The GraphQL roots are the Resolver itself: every field's method is the
 // same method REST calls.
 type (
 	queryResolver    struct{ *Resolver }
 	mutationResolver struct{ *Resolver }
+	accountResolver  struct{ *Resolver }
+	listingResolver  struct{ *Resolver }
 )
 
 type timeT = time.Time

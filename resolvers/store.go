@@ -92,11 +92,6 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 	if bioSet && bio != nil && utf8.RuneCountInString(*bio) > 500 {
 		f.Add("bio", "bio must be at most 500 characters")
 	}
-	if avatar, ok := in.Avatar.ValueOK(); ok && avatar != nil {
-		// Uploads come with the files capability; until a token can exist,
-		// every token is unknown.
-		f.Add("avatar", "avatar must be a valid, unused file token of purpose avatar (POST /v1/files)")
-	}
 	if in.Slug != nil {
 		var ok bool
 		if newSlug, ok = slugify(*in.Slug); !ok {
@@ -115,8 +110,28 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 		if bioSet {
 			q = q.Set("bio = ?", bio)
 		}
-		if avatar, ok := in.Avatar.ValueOK(); ok && avatar == nil {
-			q = q.Set("avatar_key = NULL")
+		if avatar, ok := in.Avatar.ValueOK(); ok {
+			var old *string
+			if err := tx.NewSelect().Table("accounts").Column("avatar_key").Where("id = ?", p.AccountID).
+				For("UPDATE").Scan(ctx, &old); err != nil {
+				return err
+			}
+			var key *string
+			if avatar != nil {
+				_, k, err := r.claimFile(ctx, tx, p.AccountID, *avatar, "avatar", "avatar", func(f *db.File) string {
+					return publicPrefix + "avatars/" + p.AccountID + "/" + randomName() + extFor(f.ContentType)
+				})
+				if err != nil {
+					return err
+				}
+				key = &k
+			}
+			if old != nil {
+				if err := r.deleteBlobsAfterCommit(ctx, tx, *old); err != nil {
+					return err
+				}
+			}
+			q = q.Set("avatar_key = ?", key)
 		}
 		if in.Slug != nil {
 			s, err := r.claimSlug(ctx, tx, p.AccountID, newSlug, "")

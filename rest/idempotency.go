@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"io"
+	"mime"
 	"net/http"
+	"strconv"
 
 	"commerce/db"
 	"commerce/problem"
@@ -38,19 +40,26 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		if p, ok := resolvers.PrincipalFrom(r.Context()); ok {
 			scope = p.AccountID
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
-		if err != nil {
-			a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
-			return
-		}
-		if len(body) > maxJSONBody {
-			a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body is larger than 1 MB."))
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
 		h := sha256.New()
 		io.WriteString(h, r.Method+"\n"+r.URL.Path+"\n")
-		h.Write(body)
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+			// Uploads stream: they are never read ahead to be hashed. Their
+			// fingerprint is the declared length (multipart boundaries
+			// differ from one try to the next).
+			io.WriteString(h, "multipart\n"+strconv.FormatInt(r.ContentLength, 10))
+		} else {
+			body, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+			if err != nil {
+				a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
+				return
+			}
+			if len(body) > maxJSONBody {
+				a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body is larger than 1 MB."))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			h.Write(body)
+		}
 		fp := h.Sum(nil)
 
 		state, stored, err := a.DB.ClaimIdempotencyKey(r.Context(), scope, key, fp)

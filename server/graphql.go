@@ -32,9 +32,10 @@ const (
 // Errors carry the problem code in extensions.code, with the other members
 // of the problem document beside it.
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger) http.Handler {
-	cfg := graph.Config{Resolvers: res}
+	cfg := graph.Config{Resolvers: res.Root()}
 	// A list costs its page size times its items.
 	cfg.Complexity.Query.APIKeys = func(child int, limit *int, _ *string) int { return 1 + child*pageSize(limit) }
+	cfg.Complexity.Account.Listings = func(child int, first *int, _ *string, _ *string) int { return 1 + child*pageSize(first) }
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
@@ -82,7 +83,10 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 		}
 		return next(ctx)
 	})
-	return srv
+	// Each request gets its own dataloaders.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
+	})
 }
 
 // pageSize is the number of items a list field may return.

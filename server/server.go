@@ -24,6 +24,7 @@ import (
 	"commerce/db"
 	"commerce/jobs"
 	"commerce/mail"
+	"commerce/netguard"
 	"commerce/pages"
 	"commerce/problem"
 	"commerce/processor"
@@ -32,6 +33,7 @@ import (
 	"commerce/ratelimit"
 	"commerce/resolvers"
 	"commerce/rest"
+	"commerce/storage"
 )
 
 // Version is the service version reported by /v1/ping.
@@ -94,11 +96,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
+	store, err := storage.Open(ctx, cfg.FileStorageURL)
+	if err != nil {
+		return fail(err)
+	}
+	guard, err := netguard.NewClient(netguard.Options{AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile, FollowRedirects: true})
+	if err != nil {
+		return fail(err)
+	}
 	mailer, err := mail.NewWorker(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, d, log)
 	if err != nil {
 		return fail(err)
 	}
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, AddWorkers: []func(*river.Workers){mailer.Register}})
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){mailer.Register}})
 	if err != nil {
 		return fail(err)
 	}
@@ -114,6 +124,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 			DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
 			Processor: proc, Limiter: limiter, Mail: &mail.Outbox{DB: d, Jobs: jc},
 			SandboxMail: cfg.SMTPURL == "",
+			Storage:     store, Jobs: jc, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets,
 		}),
 		Registry: reg,
 		work:     opts.Work,
@@ -164,6 +175,7 @@ func (s *Server) Close(ctx context.Context) {
 	s.background.Wait()
 	_ = s.Redis.Close()
 	s.DB.Close()
+	_ = s.Resolver.Storage.Close()
 }
 
 func (s *Server) routes() http.Handler {

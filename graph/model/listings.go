@@ -1,0 +1,192 @@
+package model
+
+import (
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+)
+
+// Listing is a product for sale, in full.
+type Listing struct {
+	Object           string            `json:"object"`
+	ID               string            `json:"id"`
+	AccountID        string            `json:"-"`
+	Title            string            `json:"title"`
+	Description      *string           `json:"description"`
+	Price            int64             `json:"price"`
+	Currency         *string           `json:"currency"`
+	Slug             string            `json:"slug"`
+	Status           string            `json:"status"`
+	URL              string            `json:"url"`
+	CheckoutURL      string            `json:"checkout_url"`
+	CoverURL         *string           `json:"cover_url"`
+	CoverBlur        string            `json:"cover_blur"`
+	Fulfillment      string            `json:"fulfillment"`
+	ExternalDelivery string            `json:"external_delivery"`
+	Deliverables     []*Deliverable    `json:"deliverables"`
+	CheckoutSchema   []*CheckoutField  `json:"checkout_schema"`
+	UtmSource        *string           `json:"utm_source"`
+	UtmMedium        *string           `json:"utm_medium"`
+	UtmCampaign      *string           `json:"utm_campaign"`
+	Metadata         map[string]any    `json:"metadata"`
+	Reviews          *Reviews          `json:"reviews"`
+	Readiness        *ListingReadiness `json:"readiness"`
+	CreatedAt        time.Time         `json:"created_at"`
+	UpdatedAt        time.Time         `json:"updated_at"`
+	PublishedAt      *time.Time        `json:"published_at"`
+}
+
+// ListingSummary is a listing in a list.
+type ListingSummary struct {
+	Object      string     `json:"object"`
+	ID          string     `json:"id"`
+	Title       string     `json:"title"`
+	Price       int64      `json:"price"`
+	Currency    *string    `json:"currency"`
+	Slug        string     `json:"slug"`
+	Status      string     `json:"status"`
+	URL         string     `json:"url"`
+	Fulfillment string     `json:"fulfillment"`
+	CreatedAt   time.Time  `json:"created_at"`
+	PublishedAt *time.Time `json:"published_at"`
+}
+
+// ListingList is a page of listing summaries, newest first.
+type ListingList struct {
+	Object     string            `json:"object"`
+	Data       []*ListingSummary `json:"data"`
+	HasMore    bool              `json:"has_more"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
+// ListingReadiness says whether the listing can be bought, and what to do next.
+type ListingReadiness struct {
+	Sellable bool      `json:"sellable"`
+	Actions  []*Action `json:"actions"`
+	Next     *string   `json:"next"`
+}
+
+// Reviews summarizes buyers' reviews of a listing.
+type Reviews struct {
+	Count         int       `json:"count"`
+	AverageRating *float64  `json:"average_rating"`
+	Items         []*Review `json:"items"`
+}
+
+// Review is one buyer's review.
+type Review struct {
+	Rating    int       `json:"rating"`
+	Body      *string   `json:"body"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Deliverable is content a buyer receives.
+type Deliverable struct {
+	Object    string           `json:"object"`
+	ID        string           `json:"id"`
+	Type      string           `json:"type"`
+	Value     *string          `json:"value"`
+	File      *DeliverableFile `json:"file"`
+	CreatedAt time.Time        `json:"created_at"`
+}
+
+// DeliverableFile describes a file deliverable.
+type DeliverableFile struct {
+	Name        string `json:"name"`
+	Size        int64  `json:"size"`
+	ContentType string `json:"content_type"`
+}
+
+// CheckoutField is a custom buyer field of the checkout form.
+type CheckoutField struct {
+	Key      string   `json:"key"`
+	Label    string   `json:"label"`
+	Kind     string   `json:"kind"`
+	Required bool     `json:"required"`
+	Options  []string `json:"options"`
+}
+
+// DeliverableInput is a deliverable to add (AddDeliverableRequest).
+type DeliverableInput struct {
+	Type  string  `json:"type"`
+	Token *string `json:"token"`
+	Value *string `json:"value"`
+}
+
+// SetDeliverablesInput replaces all deliverables of a listing.
+type SetDeliverablesInput struct {
+	Deliverables []*DeliverableInput `json:"deliverables"`
+}
+
+// CheckoutFieldInput is a checkout field in a create or update body.
+type CheckoutFieldInput struct {
+	Key      string   `json:"key"`
+	Label    string   `json:"label"`
+	Kind     string   `json:"kind"`
+	Required *bool    `json:"required"`
+	Options  []string `json:"options"`
+}
+
+// CreateListingInput is the body of POST /v1/listings.
+type CreateListingInput struct {
+	Title            string                `json:"title"`
+	Price            int64                 `json:"price"`
+	Description      *string               `json:"description"`
+	Slug             *string               `json:"slug"`
+	Cover            *string               `json:"cover"`
+	CoverBlur        *string               `json:"cover_blur"`
+	Deliverables     []*DeliverableInput   `json:"deliverables"`
+	CheckoutSchema   []*CheckoutFieldInput `json:"checkout_schema"`
+	UtmSource        *string               `json:"utm_source"`
+	UtmMedium        *string               `json:"utm_medium"`
+	UtmCampaign      *string               `json:"utm_campaign"`
+	Metadata         map[string]any        `json:"metadata"`
+	ExternalDelivery *string               `json:"external_delivery"`
+}
+
+// UpdateListingInput is the body of PUT /v1/listings/{id}: only given
+// fields change; null clears a nullable one.
+type UpdateListingInput struct {
+	Title            *string                                  `json:"title"`
+	Price            *int64                                   `json:"price"`
+	Description      graphql.Omittable[*string]               `json:"description"`
+	Slug             *string                                  `json:"slug"`
+	Cover            graphql.Omittable[*string]               `json:"cover"`
+	CoverBlur        *string                                  `json:"cover_blur"`
+	CheckoutSchema   graphql.Omittable[[]*CheckoutFieldInput] `json:"checkout_schema"`
+	UtmSource        graphql.Omittable[*string]               `json:"utm_source"`
+	UtmMedium        graphql.Omittable[*string]               `json:"utm_medium"`
+	UtmCampaign      graphql.Omittable[*string]               `json:"utm_campaign"`
+	Metadata         graphql.Omittable[map[string]any]        `json:"metadata"`
+	ExternalDelivery *string                                  `json:"external_delivery"`
+	Status           *string                                  `json:"status"`
+}
+
+// ListingConnection is a Relay connection of listings.
+type ListingConnection struct {
+	Edges    []*ListingEdge `json:"edges"`
+	PageInfo *PageInfo      `json:"page_info"`
+}
+
+// ListingEdge is one listing of a connection.
+type ListingEdge struct {
+	Cursor string   `json:"cursor"`
+	Node   *Listing `json:"node"`
+}
+
+// PageInfo is a Relay connection's paging state.
+type PageInfo struct {
+	HasNextPage bool    `json:"has_next_page"`
+	EndCursor   *string `json:"end_cursor"`
+}
+
+// File is an upload, usable once as a token until it expires.
+type File struct {
+	Object      string    `json:"object"`
+	Token       string    `json:"token"`
+	Purpose     string    `json:"purpose"`
+	Filename    string    `json:"filename"`
+	Size        int64     `json:"size"`
+	ContentType string    `json:"content_type"`
+	ExpiresAt   time.Time `json:"expires_at"`
+}

@@ -1,0 +1,988 @@
+package resolvers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
+
+	"commerce/db"
+	"commerce/graph/model"
+	"commerce/netguard"
+	"commerce/problem"
+)
+
+// Limits of CONTRACT §8 and the spec's Limits table.
+const (
+	maxTitle          = 200
+	maxDescription    = 5000
+	maxPrice          = 99_999_999
+	maxDeliverables   = 3
+	maxCheckoutFields = 10
+	maxUTM            = 100
+	maxMetadata       = 20
+	maxMetadataKey    = 40
+	maxMetadataValue  = 500
+	maxTextDelivery   = 100 << 10
+	maxURLLen         = 2048
+	maxLabel          = 100
+	maxOptions        = 50
+)
+
+var checkoutKeyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+
+// listing fields validated once for create and update.
+type listingFields struct {
+	f problem.Fields
+}
+
+func (v *listingFields) title(s string) string {
+	t := strings.TrimSpace(s)
+	if t == "" || utf8.RuneCountInString(t) > maxTitle {
+		v.f.Add("title", "title is required, 1 to 200 characters")
+	}
+	return t
+}
+
+func (v *listingFields) price(p int64) {
+	if p < 1 || p > maxPrice {
+		v.f.Add("price", "price must be a positive integer in the smallest currency unit, at most 99999999")
+	}
+}
+
+func (v *listingFields) description(s *string) {
+	if s != nil && utf8.RuneCountInString(*s) > maxDescription {
+		v.f.Add("description", "description must be at most 5000 characters")
+	}
+}
+
+func (v *listingFields) coverBlur(s *string) {
+	if s != nil && *s != "true" && *s != "false" && *s != "auto" {
+		v.f.Add("cover_blur", `cover_blur must be "true", "false" or "auto"`)
+	}
+}
+
+func (v *listingFields) externalDelivery(s *string) {
+	if s != nil && *s != "webhook" && *s != "generated" {
+		v.f.Add("external_delivery", `external_delivery must be "webhook" or "generated"`)
+	}
+}
+
+func (v *listingFields) utm(name string, s *string) {
+	if s != nil && utf8.RuneCountInString(*s) > maxUTM {
+		v.f.Addf(name, "%s must be at most 100 characters", name)
+	}
+}
+
+func (v *listingFields) slug(s *string) string {
+	if s == nil {
+		return ""
+	}
+	out, ok := slugify(*s)
+	if !ok {
+		v.f.Add("slug", "slug must contain letters or digits (it is lowercased, with dashes between words)")
+	}
+	return out
+}
+
+func (v *listingFields) metadata(m map[string]any) map[string]string {
+	out := map[string]string{}
+	if len(m) > maxMetadata {
+		v.f.Add("metadata", "metadata holds at most 20 keys")
+		return out
+	}
+	for k, val := range m {
+		s, ok := val.(string)
+		switch {
+		case k == "" || utf8.RuneCountInString(k) > maxMetadataKey:
+			v.f.Addf("metadata", "metadata keys must be 1 to %d characters", maxMetadataKey)
+		case !ok:
+			v.f.Addf("metadata."+k, "metadata values must be strings")
+		case utf8.RuneCountInString(s) > maxMetadataValue:
+			v.f.Addf("metadata."+k, "metadata values must be at most %d characters", maxMetadataValue)
+		default:
+			out[k] = s
+		}
+	}
+	return out
+}
+
+func (v *listingFields) checkoutSchema(in []*model.CheckoutFieldInput) []db.CheckoutField {
+	out := []db.CheckoutField{}
+	if len(in) > maxCheckoutFields {
+		v.f.Add("checkout_schema", "checkout_schema holds at most 10 fields")
+		return out
+	}
+	seen := map[string]bool{}
+	for i, c := range in {
+		p := fmt.Sprintf("checkout_schema[%d]", i)
+		if c == nil {
+			v.f.Add(p, "a checkout field must be an object")
+			continue
+		}
+		if !checkoutKeyPattern.MatchString(c.Key) {
+			v.f.Add(p+".key", "key must match ^[a-z][a-z0-9_]{0,39}$")
+		} else if seen[c.Key] || c.Key == "email" {
+			v.f.Add(p+".key", "keys must be unique and not email (the form has it)")
+		}
+		seen[c.Key] = true
+		label := strings.TrimSpace(c.Label)
+		if label == "" || utf8.RuneCountInString(label) > maxLabel {
+			v.f.Add(p+".label", "label is required, 1 to 100 characters")
+		}
+		switch c.Kind {
+		case "text", "date", "address":
+			if c.Options != nil {
+				v.f.Add(p+".options", "options are only for select fields")
+			}
+		case "select":
+			if len(c.Options) == 0 || len(c.Options) > maxOptions {
+				v.f.Add(p+".options", "a select field needs 1 to 50 options")
+			}
+			for j, o := range c.Options {
+				if strings.TrimSpace(o) == "" || utf8.RuneCountInString(o) > maxLabel {
+					v.f.Addf(fmt.Sprintf("%s.options[%d]", p, j), "options must be 1 to 100 characters")
+				}
+			}
+		default:
+			v.f.Add(p+".kind", "kind must be text, select, date or address")
+		}
+		out = append(out, db.CheckoutField{Key: c.Key, Label: label, Kind: c.Kind, Required: c.Required != nil && *c.Required, Options: c.Options})
+	}
+	return out
+}
+
+// checkedDeliverable is a validated deliverable input.
+type checkedDeliverable struct {
+	typ   string
+	token string
+	value string
+	param string
+}
+
+// deliverables validates deliverable inputs; url deliverables are checked
+// for reachability through the SSRF-safe client (outside any transaction).
+func (r *Resolver) deliverables(ctx context.Context, v *listingFields, in []*model.DeliverableInput, prefix string) []checkedDeliverable {
+	var out []checkedDeliverable
+	for i, d := range in {
+		p := fmt.Sprintf("%s[%d]", prefix, i)
+		if prefix == "" {
+			p = ""
+		}
+		field := func(name string) string {
+			if p == "" {
+				return name
+			}
+			return p + "." + name
+		}
+		if d == nil {
+			v.f.Add(p, "a deliverable must be an object")
+			continue
+		}
+		c := checkedDeliverable{typ: d.Type, param: p}
+		switch d.Type {
+		case "file":
+			if d.Token == nil || *d.Token == "" {
+				v.f.Add(field("token"), "a file deliverable needs the token of a deliverable upload")
+				continue
+			}
+			if d.Value != nil {
+				v.f.Add(field("value"), "a file deliverable takes a token, not a value")
+			}
+			c.token = *d.Token
+		case "url":
+			if d.Value == nil || *d.Value == "" || len(*d.Value) > maxURLLen {
+				v.f.Add(field("value"), "a url deliverable needs its https URL in value (at most 2048 characters)")
+				continue
+			}
+			if err := netguard.CheckURL(ctx, r.HTTP, *d.Value, r.AllowPrivateTargets); err != nil {
+				v.f.Add(field("value"), "The URL cannot be used: "+err.Error())
+			}
+			c.value = *d.Value
+		case "text":
+			if d.Value == nil || *d.Value == "" || len(*d.Value) > maxTextDelivery {
+				v.f.Add(field("value"), "a text deliverable needs its content in value (at most 100 KB)")
+				continue
+			}
+			c.value = *d.Value
+		default:
+			v.f.Add(field("type"), "type must be file, url or text")
+			continue
+		}
+		if d.Type != "file" && d.Token != nil {
+			v.f.Add(field("token"), "only file deliverables take a token")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// insertDeliverables stores checked deliverables of a listing in tx,
+// attaching file tokens; it returns how many there are now.
+func (r *Resolver) insertDeliverables(ctx context.Context, tx db.Tx, accountID, listingID string, ds []checkedDeliverable) error {
+	for _, c := range ds {
+		row := &db.Deliverable{ID: db.NewID("del"), ListingID: listingID, Type: c.typ}
+		switch c.typ {
+		case "file":
+			param := "token"
+			if c.param != "" {
+				param = c.param + ".token"
+			}
+			f, key, err := r.claimFile(ctx, tx, accountID, c.token, "deliverable", param,
+				func(*db.File) string { return privatePrefix + "deliverables/" + listingID + "/" + row.ID })
+			if err != nil {
+				return err
+			}
+			row.FileKey, row.FileName, row.FileSize, row.FileContentType = &key, &f.Filename, &f.Size, &f.ContentType
+		default:
+			v := c.value
+			row.Value = &v
+		}
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
+			return fmt.Errorf("insert deliverable: %w", err)
+		}
+	}
+	return nil
+}
+
+// claimListingSlug picks a listing slug: the asked-for one (taken: 422 param
+// slug) or one derived from the title with a random suffix when taken.
+func (r *Resolver) claimListingSlug(ctx context.Context, tx db.Tx, listingID, want, title string) (string, error) {
+	taken := func(s string) (bool, error) {
+		return tx.NewSelect().Table("listings").Where("slug = ?", s).Where("id <> ?", listingID).Exists(ctx)
+	}
+	if want != "" {
+		t, err := taken(want)
+		if err != nil {
+			return "", err
+		}
+		if t {
+			return "", problem.Validation("slug", fmt.Sprintf("The slug %q is taken; choose another.", want))
+		}
+		return want, nil
+	}
+	base, ok := slugify(title)
+	if !ok {
+		base = "listing"
+	}
+	candidate := base
+	for range 5 {
+		t, err := taken(candidate)
+		if err != nil {
+			return "", err
+		}
+		if !t {
+			return candidate, nil
+		}
+		candidate = strings.TrimRight(base[:min(len(base), maxSlugLen-6)], "-") + randomSuffix()
+	}
+	return "", fmt.Errorf("no free slug for %q after 5 tries", base)
+}
+
+// CreateListing creates a draft listing. Errors: authentication_error,
+// permission_denied, validation_error (every field, listed in errors).
+func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInput) (*model.Listing, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v listingFields
+	title := v.title(in.Title)
+	v.price(in.Price)
+	v.description(in.Description)
+	slug := v.slug(in.Slug)
+	v.coverBlur(in.CoverBlur)
+	v.externalDelivery(in.ExternalDelivery)
+	v.utm("utm_source", in.UtmSource)
+	v.utm("utm_medium", in.UtmMedium)
+	v.utm("utm_campaign", in.UtmCampaign)
+	meta := v.metadata(in.Metadata)
+	schema := v.checkoutSchema(in.CheckoutSchema)
+	if len(in.Deliverables) > maxDeliverables {
+		v.f.Add("deliverables", "a listing has at most 3 deliverables")
+	}
+	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
+	if err := v.f.Err(); err != nil {
+		return nil, err
+	}
+	l := &db.Listing{ID: db.NewID("lst"), AccountID: p.AccountID, Title: title, Description: in.Description,
+		Price: in.Price, Status: db.ListingDraft, CoverBlur: deref(in.CoverBlur, "auto"),
+		ExternalDelivery: deref(in.ExternalDelivery, "webhook"), CheckoutSchema: schema,
+		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
+		DeliverablesCount: len(ds)}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if l.Slug, err = r.claimListingSlug(ctx, tx, l.ID, slug, title); err != nil {
+			return err
+		}
+		if in.Cover != nil {
+			_, key, err := r.claimFile(ctx, tx, p.AccountID, *in.Cover, "cover", "cover", coverKey(l.ID))
+			if err != nil {
+				return err
+			}
+			l.CoverKey = &key
+		}
+		if _, err := tx.NewInsert().Model(l).Returning("created_at, updated_at").Exec(ctx); err != nil {
+			if db.IsUniqueViolation(err, "listings_slug_key") {
+				return problem.Validation("slug", fmt.Sprintf("The slug %q is taken; choose another.", l.Slug))
+			}
+			return fmt.Errorf("insert listing: %w", err)
+		}
+		if err := r.insertDeliverables(ctx, tx, p.AccountID, l.ID, ds); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "UPDATE accounts SET listings_count = listings_count + 1 WHERE id = ?", p.AccountID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Listing(ctx, l.ID)
+}
+
+// coverKey names a listing's cover in the public key space.
+func coverKey(listingID string) func(*db.File) string {
+	return func(f *db.File) string {
+		return publicPrefix + "covers/" + listingID + "/" + randomName() + extFor(f.ContentType)
+	}
+}
+
+type graphqlOmittableString = graphql.Omittable[*string]
+
+// jsonb encodes v for a jsonb column (SET col = ?::jsonb).
+func jsonb(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func deref(s *string, def string) string {
+	if s == nil {
+		return def
+	}
+	return *s
+}
+
+// lockListing loads a live listing of the account for update. Errors: not_found.
+func lockListing(ctx context.Context, tx db.Tx, accountID, id string) (*db.Listing, error) {
+	l := new(db.Listing)
+	err := tx.NewSelect().Model(l).Where("id = ?", id).Where("account_id = ?", accountID).
+		Where("deleted_at IS NULL").For("UPDATE").Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No listing %q on this account.", id)
+	}
+	return l, err
+}
+
+func notInDraft(l *db.Listing) *problem.Problem {
+	return problem.Newf(problem.NotInDraft, "The listing is %s; only a draft can change that way.", l.Status).
+		With("current_status", l.Status).With("required_status", db.ListingDraft)
+}
+
+// Listing returns one of the caller's listings in full. Errors:
+// authentication_error, not_found.
+func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !db.ValidID("lst", id) {
+		return nil, problem.NotFoundf("No listing %q on this account.", id)
+	}
+	l := new(db.Listing)
+	err = r.DB.NewSelect().Model(l).Where("id = ?", id).Where("account_id = ?", p.AccountID).
+		Where("deleted_at IS NULL").Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No listing %q on this account.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ds, err := r.deliverablesOf(ctx, []string{l.ID})
+	if err != nil {
+		return nil, err
+	}
+	facts, err := r.sellerFacts(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	return r.toListingModel(l, ds[l.ID], facts), nil
+}
+
+// deliverablesOf loads the deliverables of listings in one query.
+func (r *Resolver) deliverablesOf(ctx context.Context, ids []string) (map[string][]*model.Deliverable, error) {
+	out := make(map[string][]*model.Deliverable, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []db.Deliverable
+	if err := r.DB.NewSelect().Model(&rows).Where("listing_id IN (?)", bun.List(ids)).OrderExpr("listing_id, id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("load deliverables: %w", err)
+	}
+	for i := range rows {
+		out[rows[i].ListingID] = append(out[rows[i].ListingID], toDeliverableModel(&rows[i]))
+	}
+	return out, nil
+}
+
+// DeliverablesByListing is the batch function of the GraphQL deliverables
+// dataloader: the deliverables of each listing, in the order of ids.
+func (r *Resolver) DeliverablesByListing(ctx context.Context, ids []string) ([][]*model.Deliverable, error) {
+	m, err := r.deliverablesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]*model.Deliverable, len(ids))
+	for i, id := range ids {
+		out[i] = m[id]
+		if out[i] == nil {
+			out[i] = []*model.Deliverable{}
+		}
+	}
+	return out, nil
+}
+
+func toDeliverableModel(d *db.Deliverable) *model.Deliverable {
+	m := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: d.Type, CreatedAt: d.CreatedAt.UTC()}
+	if d.Type == "file" {
+		m.File = &model.DeliverableFile{Name: deref(d.FileName, ""), ContentType: deref(d.FileContentType, "")}
+		if d.FileSize != nil {
+			m.File.Size = *d.FileSize
+		}
+	} else {
+		m.Value = d.Value
+	}
+	return m
+}
+
+// sellerFacts are the account facts a listing's readiness depends on.
+type sellerFacts struct {
+	account          *db.Account
+	accountActions   []*model.Action
+	hasOrderPaidHook bool
+}
+
+func (r *Resolver) sellerFacts(ctx context.Context, accountID string) (*sellerFacts, error) {
+	a, ex, err := r.loadAccount(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return &sellerFacts{account: a, accountActions: accountActions(r.accountFactsOf(a, ex)), hasOrderPaidHook: ex.hasOrderPaidHook}, nil
+}
+
+// listingActions: the account's required actions, publish_listing while not
+// published, configure_fulfillment for an external listing nobody hears of.
+func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
+	var out []*model.Action
+	for _, a := range f.accountActions {
+		if a.Priority == priorityRequired {
+			out = append(out, a)
+		}
+	}
+	switch l.Status {
+	case db.ListingDraft:
+		out = append(out, apiAction(ActPublishListing, priorityRequired, "Publish the listing to put it on sale.",
+			"POST", "/v1/listings/"+l.ID+"/publish", nil))
+	case db.ListingPaused:
+		out = append(out, apiAction(ActPublishListing, priorityRequired, "The listing is paused; set it published to sell again.",
+			"PUT", "/v1/listings/"+l.ID, map[string]any{"status": "published"}))
+	}
+	if l.DeliverablesCount == 0 && !f.hasOrderPaidHook {
+		out = append(out, apiAction(ActConfigureFulfillment, prioritySuggested,
+			"The listing has no deliverables, so your system fulfills its orders: subscribe a webhook endpoint to order.paid (or add deliverables).",
+			"POST", "/v1/webhooks", map[string]any{"url": "https://example.com/commerce/webhooks", "events": []any{"order.paid"}}))
+	}
+	return out
+}
+
+func listingReadiness(l *db.Listing, f *sellerFacts) *model.ListingReadiness {
+	actions := listingActions(l, f)
+	r := &model.ListingReadiness{Sellable: l.Status == db.ListingPublished, Actions: actions}
+	if r.Actions == nil {
+		r.Actions = []*model.Action{}
+	}
+	for _, a := range actions {
+		if a.Priority == priorityRequired {
+			r.Sellable = false
+		}
+	}
+	if len(actions) > 0 {
+		r.Next = &actions[0].Code
+	}
+	return r
+}
+
+func fulfillmentOf(l *db.Listing) string {
+	if l.DeliverablesCount > 0 {
+		return "managed"
+	}
+	return "external"
+}
+
+func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sellerFacts) *model.Listing {
+	url := r.BaseURL + "/p/" + l.Slug
+	m := &model.Listing{
+		Object: "listing", ID: l.ID, AccountID: l.AccountID, Title: l.Title, Description: l.Description, Price: l.Price,
+		Currency: f.account.Currency, Slug: l.Slug, Status: l.Status, URL: url, CheckoutURL: url,
+		CoverBlur: l.CoverBlur, Fulfillment: fulfillmentOf(l), ExternalDelivery: l.ExternalDelivery,
+		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
+		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
+		Reviews:   &model.Reviews{Items: []*model.Review{}},
+		Readiness: listingReadiness(l, f),
+		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
+	}
+	if m.Deliverables == nil {
+		m.Deliverables = []*model.Deliverable{}
+	}
+	if l.CoverKey != nil {
+		u := r.MediaURL(*l.CoverKey)
+		m.CoverURL = &u
+	}
+	for i, c := range l.CheckoutSchema {
+		m.CheckoutSchema[i] = &model.CheckoutField{Key: c.Key, Label: c.Label, Kind: c.Kind, Required: c.Required, Options: c.Options}
+	}
+	for k, v := range l.Metadata {
+		m.Metadata[k] = v
+	}
+	return m
+}
+
+func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSummary {
+	return &model.ListingSummary{Object: "listing", ID: l.ID, Title: l.Title, Price: l.Price, Currency: currency,
+		Slug: l.Slug, Status: l.Status, URL: r.BaseURL + "/p/" + l.Slug, Fulfillment: fulfillmentOf(l),
+		CreatedAt: l.CreatedAt.UTC(), PublishedAt: utc(l.PublishedAt)}
+}
+
+// listSummariesQuery reads a keyset page of an account's listings on the pgx
+// pool: the benchmarked list path. $3 = ” means no status filter.
+const listSummariesQuery = `
+SELECT l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, a.currency
+FROM listings l JOIN accounts a ON a.id = l.account_id
+WHERE l.account_id = $1 AND l.deleted_at IS NULL AND ($2 = '' OR l.id < $2) AND ($3 = '' OR l.status = $3)
+ORDER BY l.id DESC
+LIMIT $4`
+
+func validStatus(s string) bool {
+	return s == db.ListingDraft || s == db.ListingPublished || s == db.ListingPaused
+}
+
+// Listings lists the caller's listings, newest first. Errors:
+// authentication_error, validation_error (limit, cursor, status).
+func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *string) (*model.ListingList, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := parsePage(limit, cursor, "lst")
+	if err != nil {
+		return nil, err
+	}
+	st := deref(status, "")
+	if st != "" && !validStatus(st) {
+		return nil, problem.Validation("status", "status must be draft, published or paused")
+	}
+	rows, err := r.DB.Pool.Query(ctx, listSummariesQuery, p.AccountID, pg.after, st, pg.limit+1)
+	if err != nil {
+		return nil, fmt.Errorf("list listings: %w", err)
+	}
+	var currency *string
+	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
+		l := &db.Listing{AccountID: p.AccountID}
+		return l, row.Scan(&l.ID, &l.Title, &l.Price, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &currency)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list listings: %w", err)
+	}
+	ls, more, next := trim(ls, pg.limit, func(l *db.Listing) string { return l.ID })
+	out := &model.ListingList{Object: "list", Data: make([]*model.ListingSummary, len(ls)), HasMore: more, NextCursor: next}
+	for i, l := range ls {
+		out.Data[i] = r.toSummary(l, currency)
+	}
+	return out, nil
+}
+
+// ListingsConnection is viewer.listings in GraphQL: a Relay connection of
+// full listings; their deliverables come from the dataloader.
+func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *string) (*model.ListingConnection, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := parsePage(first, after, "lst")
+	if err != nil {
+		var pr *problem.Problem
+		if errors.As(err, &pr) && pr.Param == "limit" {
+			pr.Param = "first"
+		} else if pr != nil && pr.Param == "cursor" {
+			pr.Param = "after"
+		}
+		return nil, err
+	}
+	st := deref(status, "")
+	if st != "" && !validStatus(st) {
+		return nil, problem.Validation("status", "status must be draft, published or paused")
+	}
+	var ls []*db.Listing
+	q := r.DB.NewSelect().Model(&ls).Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").
+		OrderExpr("id DESC").Limit(int64(pg.limit + 1))
+	if pg.after != "" {
+		q = q.Where("id < ?", pg.after)
+	}
+	if st != "" {
+		q = q.Where("status = ?", st)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("list listings: %w", err)
+	}
+	ls, more, next := trim(ls, pg.limit, func(l *db.Listing) string { return l.ID })
+	facts, err := r.sellerFacts(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.ListingConnection{Edges: make([]*model.ListingEdge, len(ls)), PageInfo: &model.PageInfo{HasNextPage: more, EndCursor: next}}
+	for i, l := range ls {
+		out.Edges[i] = &model.ListingEdge{Cursor: *encodeCursor(l.ID), Node: r.toListingModel(l, nil, facts)}
+		out.Edges[i].Node.Deliverables = nil // resolved by the dataloader
+	}
+	return out, nil
+}
+
+// UpdateListing changes the given fields. A draft takes any field; a
+// published or paused listing only status (published ↔ paused). Errors:
+// authentication_error, permission_denied, not_found, not_in_draft,
+// validation_error.
+func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.UpdateListingInput) (*model.Listing, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v listingFields
+	var title string
+	if in.Title != nil {
+		title = v.title(*in.Title)
+	}
+	if in.Price != nil {
+		v.price(*in.Price)
+	}
+	desc, descSet := in.Description.ValueOK()
+	v.description(desc)
+	slug := v.slug(in.Slug)
+	v.coverBlur(in.CoverBlur)
+	v.externalDelivery(in.ExternalDelivery)
+	utms := map[string]graphqlOmittableString{"utm_source": in.UtmSource, "utm_medium": in.UtmMedium, "utm_campaign": in.UtmCampaign}
+	for name, u := range utms {
+		val, _ := u.ValueOK()
+		v.utm(name, val)
+	}
+	var meta map[string]string
+	metaIn, metaSet := in.Metadata.ValueOK()
+	if metaSet {
+		meta = v.metadata(metaIn)
+	}
+	schemaIn, schemaSet := in.CheckoutSchema.ValueOK()
+	schema := v.checkoutSchema(schemaIn)
+	if in.Status != nil && !validStatus(*in.Status) {
+		v.f.Add("status", "status must be published or paused (publish a draft with POST /v1/listings/{id}/publish)")
+	}
+	if err := v.f.Err(); err != nil {
+		return nil, err
+	}
+	onlyStatus := in.Title == nil && in.Price == nil && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
+		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
+		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		l, err := lockListing(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		q := tx.NewUpdate().Model(l).Set("updated_at = now()").WherePK()
+		if l.Status != db.ListingDraft {
+			if !onlyStatus {
+				return notInDraft(l)
+			}
+			if in.Status != nil {
+				if *in.Status == db.ListingDraft {
+					return problem.Validation("status", "a published listing cannot go back to draft; pause it instead")
+				}
+				q = q.Set("status = ?", *in.Status)
+			}
+			_, err = q.Exec(ctx)
+			return err
+		}
+		if in.Status != nil && *in.Status != db.ListingDraft {
+			return problem.Validation("status", "publish a draft with POST /v1/listings/{id}/publish")
+		}
+		if in.Title != nil {
+			q = q.Set("title = ?", title)
+		}
+		if in.Price != nil {
+			q = q.Set("price = ?", *in.Price)
+		}
+		if descSet {
+			q = q.Set("description = ?", desc)
+		}
+		if in.Slug != nil {
+			s, err := r.claimListingSlug(ctx, tx, l.ID, slug, "")
+			if err != nil {
+				return err
+			}
+			q = q.Set("slug = ?", s)
+		}
+		if cover, ok := in.Cover.ValueOK(); ok {
+			var newKey *string
+			if cover != nil {
+				_, key, err := r.claimFile(ctx, tx, p.AccountID, *cover, "cover", "cover", coverKey(l.ID))
+				if err != nil {
+					return err
+				}
+				newKey = &key
+			}
+			if l.CoverKey != nil {
+				if err := r.deleteBlobsAfterCommit(ctx, tx, *l.CoverKey); err != nil {
+					return err
+				}
+			}
+			q = q.Set("cover_key = ?", newKey)
+		}
+		if in.CoverBlur != nil {
+			q = q.Set("cover_blur = ?", *in.CoverBlur)
+		}
+		if schemaSet {
+			q = q.Set("checkout_schema = ?::jsonb", jsonb(schema))
+		}
+		for col, u := range utms {
+			if val, ok := u.ValueOK(); ok {
+				q = q.Set(col+" = ?", val)
+			}
+		}
+		if metaSet {
+			q = q.Set("metadata = ?::jsonb", jsonb(meta))
+		}
+		if in.ExternalDelivery != nil {
+			q = q.Set("external_delivery = ?", *in.ExternalDelivery)
+		}
+		if _, err := q.Exec(ctx); err != nil {
+			if db.IsUniqueViolation(err, "listings_slug_key") {
+				return problem.Validation("slug", fmt.Sprintf("The slug %q is taken; choose another.", slug))
+			}
+			return fmt.Errorf("update listing: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Listing(ctx, id)
+}
+
+// DeleteListing deletes a listing irreversibly: its product page answers 410,
+// its stored content (cover and files) is removed once the deletion commits;
+// orders are untouched. Errors: authentication_error, permission_denied, not_found.
+func (r *Resolver) DeleteListing(ctx context.Context, id string) (bool, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return false, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		l, err := lockListing(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		var keys []string
+		if err := tx.NewSelect().Table("deliverables").Column("file_key").Where("listing_id = ?", l.ID).
+			Where("file_key IS NOT NULL").Scan(ctx, &keys); err != nil {
+			return err
+		}
+		if l.CoverKey != nil {
+			keys = append(keys, *l.CoverKey)
+		}
+		if _, err := tx.NewUpdate().Model(l).Set("deleted_at = now(), updated_at = now()").WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE accounts SET listings_count = listings_count - 1 WHERE id = ?", p.AccountID); err != nil {
+			return err
+		}
+		return r.deleteBlobsAfterCommit(ctx, tx, keys...)
+	})
+	return err == nil, err
+}
+
+// PublishListing puts a draft on sale. Requirements: a title, a positive
+// price and an operational account. Errors: authentication_error,
+// permission_denied, not_found, not_in_draft, publish_failed (actions, next).
+func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listing, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := r.sellerFacts(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		l, err := lockListing(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		if l.Status != db.ListingDraft {
+			return notInDraft(l)
+		}
+		var blocking []*model.Action
+		for _, a := range facts.accountActions {
+			if a.Priority == priorityRequired {
+				blocking = append(blocking, a)
+			}
+		}
+		if len(blocking) > 0 || l.Title == "" || l.Price < 1 {
+			pr := problem.New(problem.PublishFailed, "The listing cannot be published yet: see actions.").
+				With("actions", blocking).With("next", nil)
+			if len(blocking) > 0 {
+				pr = pr.With("next", blocking[0].Code)
+			}
+			return pr
+		}
+		now := r.Now()
+		_, err = tx.NewUpdate().Model(l).Set("status = ?", db.ListingPublished).Set("published_at = ?", now).
+			Set("updated_at = now()").WherePK().Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Listing(ctx, id)
+}
+
+// editDeliverables runs fn on a draft listing of the caller, locked, and
+// keeps deliverables_count. Errors: not_found, not_in_draft.
+func (r *Resolver) editDeliverables(ctx context.Context, id string, fn func(ctx context.Context, tx db.Tx, l *db.Listing, p Principal) error) (*model.Listing, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		l, err := lockListing(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		if l.Status != db.ListingDraft {
+			return notInDraft(l)
+		}
+		if err := fn(ctx, tx, l, p); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE listings SET updated_at = now(),
+			deliverables_count = (SELECT count(*) FROM deliverables WHERE listing_id = ?) WHERE id = ?`, l.ID, l.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Listing(ctx, id)
+}
+
+// removeDeliverableRows deletes deliverable rows (all of a listing, or one)
+// and schedules their files' deletion. It reports how many went.
+func (r *Resolver) removeDeliverableRows(ctx context.Context, tx db.Tx, listingID, deliverableID string) (int, error) {
+	var keys []*string
+	q := tx.NewDelete().Table("deliverables").Where("listing_id = ?", listingID).Returning("file_key")
+	if deliverableID != "" {
+		q = q.Where("id = ?", deliverableID)
+	}
+	if err := q.Scan(ctx, &keys); err != nil && !errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return 0, err
+	}
+	var files []string
+	for _, k := range keys {
+		if k != nil {
+			files = append(files, *k)
+		}
+	}
+	return len(keys), r.deleteBlobsAfterCommit(ctx, tx, files...)
+}
+
+// SetDeliverables replaces all deliverables of a draft (old files removed
+// from storage). Errors: not_found, not_in_draft, validation_error.
+func (r *Resolver) SetDeliverables(ctx context.Context, id string, in model.SetDeliverablesInput) (*model.Listing, error) {
+	var v listingFields
+	if len(in.Deliverables) > maxDeliverables {
+		v.f.Add("deliverables", "a listing has at most 3 deliverables")
+	}
+	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
+	if err := v.f.Err(); err != nil {
+		return nil, err
+	}
+	return r.editDeliverables(ctx, id, func(ctx context.Context, tx db.Tx, l *db.Listing, p Principal) error {
+		if _, err := r.removeDeliverableRows(ctx, tx, l.ID, ""); err != nil {
+			return err
+		}
+		return r.insertDeliverables(ctx, tx, p.AccountID, l.ID, ds)
+	})
+}
+
+// AddDeliverable appends a deliverable to a draft. Errors: not_found,
+// not_in_draft, conflict (current_count, max_count), validation_error.
+func (r *Resolver) AddDeliverable(ctx context.Context, id string, in model.DeliverableInput) (*model.Deliverable, error) {
+	var v listingFields
+	ds := r.deliverables(ctx, &v, []*model.DeliverableInput{&in}, "")
+	if err := v.f.Err(); err != nil {
+		return nil, err
+	}
+	var newID string
+	l, err := r.editDeliverables(ctx, id, func(ctx context.Context, tx db.Tx, l *db.Listing, p Principal) error {
+		n, err := tx.NewSelect().Table("deliverables").Where("listing_id = ?", l.ID).Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n >= maxDeliverables {
+			return problem.Newf(problem.Conflict, "A listing has at most %d deliverables; remove one first.", maxDeliverables).
+				With("current_count", n).With("max_count", maxDeliverables)
+		}
+		if err := r.insertDeliverables(ctx, tx, p.AccountID, l.ID, ds); err != nil {
+			return err
+		}
+		return tx.NewSelect().Table("deliverables").Column("id").Where("listing_id = ?", l.ID).
+			OrderExpr("id DESC").Limit(1).Scan(ctx, &newID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range l.Deliverables {
+		if d.ID == newID {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("added deliverable %s not found", newID)
+}
+
+// RemoveDeliverable removes one deliverable of a draft (its file removed from
+// storage). Errors: not_found (listing or deliverable), not_in_draft.
+func (r *Resolver) RemoveDeliverable(ctx context.Context, id, deliverableID string) (bool, error) {
+	_, err := r.editDeliverables(ctx, id, func(ctx context.Context, tx db.Tx, l *db.Listing, _ Principal) error {
+		n, err := r.removeDeliverableRows(ctx, tx, l.ID, deliverableID)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return problem.NotFoundf("No deliverable %q on listing %q.", deliverableID, id)
+		}
+		return nil
+	})
+	return err == nil, err
+}
+
+// RemoveAllDeliverables removes every deliverable of a draft: it switches to
+// external fulfillment. Errors: not_found, not_in_draft.
+func (r *Resolver) RemoveAllDeliverables(ctx context.Context, id string) (*model.Listing, error) {
+	return r.editDeliverables(ctx, id, func(ctx context.Context, tx db.Tx, l *db.Listing, _ Principal) error {
+		_, err := r.removeDeliverableRows(ctx, tx, l.ID, "")
+		return err
+	})
+}
