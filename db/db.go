@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,7 +24,23 @@ import (
 type DB struct {
 	*bun.DB
 	Pool *pgxpool.Pool
+
+	queries *queryCounter
 }
+
+// queryCounter counts the statements sent on the pool's connections (bun's
+// and River's included): tests prove query budgets with it.
+type queryCounter struct{ n atomic.Int64 }
+
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// Queries is how many statements the pool has sent since it opened.
+func (d *DB) Queries() int64 { return d.queries.n.Load() }
 
 // defaultMaxConns sizes the pool when DATABASE_URL does not
 // (pool_max_conns=N). River's workers and listener take a few.
@@ -39,6 +56,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		cfg.MaxConns = defaultMaxConns
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
+	counter := &queryCounter{}
+	cfg.ConnConfig.Tracer = counter
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)
@@ -50,7 +69,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	sqldb := stdlib.OpenDBFromPool(pool)
-	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Pool: pool}, nil
+	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Pool: pool, queries: counter}, nil
 }
 
 // Close closes bun's handle and the pool.
