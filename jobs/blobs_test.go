@@ -1,0 +1,57 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/jobs"
+	"commerce/storage"
+	"commerce/testkit"
+)
+
+// The upload cleanup job deletes expired unused uploads (row and content)
+// and keeps live and attached ones; the blob deletion job deletes keys.
+func TestUploadCleanupAndBlobDeletion(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t, testkit.WithWorkers())
+	acc := env.NewAccount()
+	ctx := context.Background()
+	store := env.Server.Resolver.Storage
+	pdf := []byte("%PDF-1.4\n%%EOF\n")
+	rule, _ := storage.RuleFor(storage.PurposeDeliverable)
+	put := func(token, expires string, used bool) {
+		key := "uploads/" + token
+		_, err := store.PutUpload(ctx, key, bytes.NewReader(pdf), "application/pdf", "a.pdf", rule)
+		require.NoError(t, err)
+		_, err = env.Server.DB.Pool.Exec(ctx, `INSERT INTO files (token, account_id, purpose, filename, size, content_type, storage_key, expires_at, used_at)
+			VALUES ($1, $2, 'deliverable', 'a.pdf', 15, 'application/pdf', $3, now() + $4::interval, CASE WHEN $5 THEN now() END)`,
+			token, acc.ID, key, expires, used)
+		require.NoError(t, err)
+	}
+	suffix := testkit.Unique()
+	put("file_expired"+suffix, "-1 minute", false)
+	put("file_live"+suffix, "1 hour", false)
+	put("file_used"+suffix, "-1 minute", true)
+
+	_, err := env.Server.Jobs.Insert(ctx, jobs.UploadCleanupArgs{}, nil)
+	require.NoError(t, err)
+	exists := func(token string) bool {
+		ok, err := store.Exists(ctx, "uploads/"+token)
+		require.NoError(t, err)
+		return ok
+	}
+	require.Eventually(t, func() bool { return !exists("file_expired" + suffix) }, 10*time.Second, 50*time.Millisecond)
+	var n int
+	require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, "SELECT count(*) FROM files WHERE token LIKE $1", "%"+suffix).Scan(&n))
+	require.Equal(t, 2, n, "the expired unused row is gone, the others stay")
+	require.True(t, exists("file_live"+suffix))
+	require.True(t, exists("file_used"+suffix))
+
+	_, err = env.Server.Jobs.Insert(ctx, jobs.DeleteBlobsArgs{Keys: []string{"uploads/file_live" + suffix, "uploads/missing"}}, nil)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return !exists("file_live" + suffix) }, 10*time.Second, 50*time.Millisecond)
+}
