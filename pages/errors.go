@@ -13,7 +13,47 @@ import (
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-var templates = template.Must(template.ParseFS(templateFiles, "templates/*.html"))
+var templates = template.Must(template.New("").Funcs(funcs).ParseFS(templateFiles, "templates/*.html"))
+
+// analyticsData configures the analytics snippet.
+type analyticsData struct {
+	GAMeasurementID string
+	Nonce           string
+	Campaign        *campaign
+	Purchase        *purchase
+}
+
+type campaign struct{ Source, Medium, Name string }
+
+type purchase struct {
+	TransactionID string
+	Value         template.JS // a number in major units
+	Currency      string
+}
+
+var funcs = template.FuncMap{
+	"analytics": func(id, nonce, source, medium, name, txID, value, currency string) analyticsData {
+		d := analyticsData{GAMeasurementID: id, Nonce: nonce}
+		if source != "" {
+			d.Campaign = &campaign{source, medium, name}
+		}
+		if txID != "" {
+			d.Purchase = &purchase{TransactionID: txID, Value: template.JS(value), Currency: currency}
+		}
+		return d
+	},
+	"parts": func() []string { return []string{"line1", "line2", "city", "postal_code", "state", "country"} },
+	"partLabel": func(p string) string {
+		return map[string]string{"line1": "Street", "line2": "Street (line 2)", "city": "City",
+			"postal_code": "Postal code", "state": "State or region", "country": "Country"}[p]
+	},
+	"purchaseID": func(p any) string {
+		if t, ok := p.(interface{ PurchaseID() string }); ok {
+			return t.PurchaseID()
+		}
+		return ""
+	},
+}
 
 type codeDoc struct {
 	Code   string

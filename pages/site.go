@@ -30,6 +30,14 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/sandbox/onboarding/{token}", s.sandboxOnboarding)
 	r.Post("/sandbox/onboarding/{token}", s.sandboxOnboardingSubmit)
 	r.Get("/sandbox/mail", s.sandboxMail)
+	r.Get("/p/{slug}", s.product)
+	r.Post("/p/{slug}/checkout", s.checkout)
+	r.Get("/p/{slug}/thank-you", s.thankYou)
+	r.Get("/d/{token}", s.download)
+	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
+	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
+	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
+	r.Post("/sandbox/orders/{order_id}/dispute", s.sandboxDispute)
 	r.Get("/sandbox/mail/{id}", s.sandboxMessage)
 }
 
@@ -37,7 +45,9 @@ func (s *Site) Routes(r chi.Router) {
 func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	if h.Get("Content-Security-Policy") == "" {
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	if h.Get("Cache-Control") == "" {

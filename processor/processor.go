@@ -24,10 +24,78 @@ type EventType string
 const (
 	// AccountUpdated: a connected account's capabilities or currency changed.
 	AccountUpdated EventType = "account.updated"
+	// PaymentSucceeded: the buyer paid an order's checkout.
+	PaymentSucceeded EventType = "payment.succeeded"
+	// PaymentFailed: the payment of an order's checkout failed.
+	PaymentFailed EventType = "payment.failed"
+	// CheckoutExpired: the buyer abandoned an order's checkout.
+	CheckoutExpired EventType = "checkout.expired"
+	// RefundConfirmed: a refund of an order's payment went through.
+	RefundConfirmed EventType = "refund.confirmed"
+	// DisputeChanged: a dispute on an order's payment opened, moved or closed.
+	DisputeChanged EventType = "dispute.changed"
 	// Ignored: a verified event of a type the service does not handle; it is
 	// acknowledged and otherwise left alone.
 	Ignored EventType = "ignored"
 )
+
+// Payment identifies an order's payment in an event: the service's order id
+// (from the checkout's metadata) and/or the processor's payment intent.
+type Payment struct {
+	OrderID         string
+	SessionID       string
+	PaymentIntentID string
+	// Amount is what was paid, or for RefundConfirmed the amount refunded so
+	// far, in the smallest currency unit.
+	Amount int64
+	// Currency is lowercase ISO 4217.
+	Currency string
+}
+
+// Dispute states (order dispute_status).
+const (
+	DisputeNeedsResponse = "needs_response"
+	DisputeUnderReview   = "under_review"
+	DisputeWon           = "won"
+	DisputeLost          = "lost"
+)
+
+// Dispute is a dispute's state in a DisputeChanged event.
+type Dispute struct {
+	ID     string
+	Status string // one of the Dispute* states
+	Closed bool
+}
+
+// CheckoutRequest describes the checkout of one order: a destination charge
+// to the seller's connected account with the platform fee kept.
+type CheckoutRequest struct {
+	OrderID            string
+	ProcessorAccountID string
+	Amount             int64
+	Currency           string // lowercase
+	PlatformFee        int64
+	ProductName        string
+	BuyerEmail         string
+	SuccessURL         string
+	CancelURL          string
+}
+
+// CheckoutSession is where the buyer pays.
+type CheckoutSession struct {
+	ID        string
+	URL       string
+	ExpiresAt time.Time
+}
+
+// RefundRequest refunds an order's payment in full, with the platform fee
+// refunded and the transfer to the seller reversed.
+type RefundRequest struct {
+	OrderID            string
+	PaymentIntentID    string
+	ProcessorAccountID string
+	Amount             int64
+}
 
 // AccountStatus is the state of a connected account as the processor reports it.
 type AccountStatus struct {
@@ -50,6 +118,10 @@ type Event struct {
 	RawType string
 	// Account is set for AccountUpdated.
 	Account *AccountStatus
+	// Payment is set for the payment, checkout, refund and dispute events.
+	Payment *Payment
+	// Dispute is set for DisputeChanged.
+	Dispute *Dispute
 }
 
 // Onboarding is where the seller completes the processor's onboarding.
@@ -75,6 +147,11 @@ type Processor interface {
 	// returnURL is where the processor sends the seller when done,
 	// refreshURL where it sends them when the link has expired.
 	OnboardingLink(ctx context.Context, processorAccountID, returnURL, refreshURL string) (Onboarding, error)
+	// CreateCheckout creates the checkout of an order.
+	CreateCheckout(ctx context.Context, req CheckoutRequest) (CheckoutSession, error)
+	// Refund starts a full refund; its confirmation arrives later as a
+	// RefundConfirmed event. It is idempotent per order.
+	Refund(ctx context.Context, req RefundRequest) error
 	// ParseWebhook verifies an inbound webhook request (its body and
 	// headers) and normalizes it. A bad or missing signature is
 	// ErrBadSignature; an unhandled type is an Event of type Ignored.

@@ -27,6 +27,7 @@ type accountExtras struct {
 	hasOrderPaidHook    bool
 	hasPublishedListing bool
 	draftListingID      string
+	awaitingOrderID     string
 }
 
 // accountQuery loads a live account with everything its response needs, in
@@ -47,7 +48,9 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
        EXISTS (SELECT 1 FROM listings l WHERE l.account_id = a.id AND l.status = 'published' AND l.deleted_at IS NULL),
        coalesce((SELECT l.id FROM listings l
                  WHERE l.account_id = a.id AND l.status = 'draft' AND l.deleted_at IS NULL
-                 ORDER BY l.id DESC LIMIT 1), '')
+                 ORDER BY l.id DESC LIMIT 1), ''),
+       coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
+                 ORDER BY o.id LIMIT 1), '')
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
@@ -61,7 +64,7 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID)
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -100,13 +103,14 @@ func (r *Resolver) Store(ctx context.Context) (*model.Store, error) {
 
 func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts {
 	f := accountFacts{
-		ProcessorStatus:     a.ProcessorStatus,
-		ChargesEnabled:      a.ChargesEnabled,
-		BillingStatus:       a.BillingStatus,
-		BillingURL:          r.ConsoleURL + "/billing",
-		DisabledWebhookID:   ex.disabledWebhookID,
-		HasPublishedListing: ex.hasPublishedListing,
-		DraftListingID:      ex.draftListingID,
+		ProcessorStatus:            a.ProcessorStatus,
+		ChargesEnabled:             a.ChargesEnabled,
+		BillingStatus:              a.BillingStatus,
+		BillingURL:                 r.ConsoleURL + "/billing",
+		DisabledWebhookID:          ex.disabledWebhookID,
+		HasPublishedListing:        ex.hasPublishedListing,
+		DraftListingID:             ex.draftListingID,
+		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
 	}
 	if a.OnboardingToken != nil {
 		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken

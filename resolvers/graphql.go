@@ -2,9 +2,13 @@ package resolvers
 
 import (
 	"context"
+	"time"
 
+	"github.com/uptrace/bun"
 	"github.com/vikstrous/dataloadgen"
 
+	"commerce/db"
+	"commerce/graph"
 	"commerce/graph/model"
 )
 
@@ -16,19 +20,29 @@ type loadersKey struct{}
 // loaders are the per-request GraphQL dataloaders.
 type loaders struct {
 	deliverables *dataloadgen.Loader[string, []*model.Deliverable]
+	listings     *dataloadgen.Loader[string, *model.Listing]
+	customers    *dataloadgen.Loader[string, *model.Customer]
 }
 
-// WithLoaders gives a GraphQL request its dataloaders: the deliverables of
-// every listing a query touches are fetched in one query per batch.
-func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
-	fetch := func(ctx context.Context, ids []string) ([][]*model.Deliverable, []error) {
-		out, err := r.DeliverablesByListing(ctx, ids)
+// batch adapts a batch function to dataloadgen's.
+func batch[V any](fn func(context.Context, []string) ([]V, error)) func(context.Context, []string) ([]V, []error) {
+	return func(ctx context.Context, ids []string) ([]V, []error) {
+		out, err := fn(ctx, ids)
 		if err != nil {
 			return nil, []error{err}
 		}
 		return out, nil
 	}
-	return context.WithValue(ctx, loadersKey{}, &loaders{deliverables: dataloadgen.NewLoader(fetch)})
+}
+
+// WithLoaders gives a GraphQL request its dataloaders: the deliverables of
+// every listing a query touches are fetched in one query per batch.
+func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
+	return context.WithValue(ctx, loadersKey{}, &loaders{
+		deliverables: dataloadgen.NewLoader(batch(r.DeliverablesByListing)),
+		listings:     dataloadgen.NewLoader(batch(r.ListingsByID)),
+		customers:    dataloadgen.NewLoader(batch(r.CustomersByID)),
+	})
 }
 
 // Deliverables of a listing: already loaded (single listing), or through the
@@ -60,4 +74,117 @@ func (x mutationResolver) SetDeliverables(ctx context.Context, listingID string,
 // AddDeliverable is the GraphQL form of POST /v1/listings/{id}/deliverables.
 func (x mutationResolver) AddDeliverable(ctx context.Context, listingID string, input model.DeliverableInput) (*model.Deliverable, error) {
 	return x.Resolver.AddDeliverable(ctx, listingID, input)
+}
+
+var _ graph.OrderResolver = orderResolver{}
+
+func (x root) Order() graph.OrderResolver { return orderResolver{x.r} }
+
+type orderResolver struct{ *Resolver }
+
+// Orders is viewer.orders.
+func (x accountResolver) Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *string,
+	listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error) {
+	return x.OrdersConnection(ctx, first, after, model.OrderFilter{Status: status, ListingID: listing, BuyerEmail: buyerEmail,
+		CreatedAfter: createdAfter, CreatedBefore: createdBefore})
+}
+
+// Customers is viewer.customers.
+func (x accountResolver) Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string,
+	createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error) {
+	list, err := x.Resolver.Customers(ctx, first, after, email, createdAfter, createdBefore)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.CustomerConnection{Edges: make([]*model.CustomerEdge, len(list.Data)),
+		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	for i, c := range list.Data {
+		out.Edges[i] = &model.CustomerEdge{Cursor: *encodeCursor(c.ID), Node: c}
+	}
+	return out, nil
+}
+
+// FulfillOrder is the GraphQL form of POST /v1/orders/{id}/fulfill.
+func (x mutationResolver) FulfillOrder(ctx context.Context, id string, input *model.FulfillInput) (*model.Order, error) {
+	if input == nil {
+		input = &model.FulfillInput{}
+	}
+	return x.Resolver.FulfillOrder(ctx, id, *input)
+}
+
+// Listing of an order, through the request's dataloader; null once deleted.
+func (x orderResolver) Listing(ctx context.Context, obj *model.Order) (*model.Listing, error) {
+	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
+		return l.listings.Load(ctx, obj.ListingID)
+	}
+	m, err := x.ListingsByID(ctx, []string{obj.ListingID})
+	if err != nil {
+		return nil, err
+	}
+	return m[0], nil
+}
+
+// Customer of an order, through the request's dataloader.
+func (x orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
+	if obj.CustomerID == nil {
+		return nil, nil
+	}
+	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
+		return l.customers.Load(ctx, *obj.CustomerID)
+	}
+	m, err := x.CustomersByID(ctx, []string{*obj.CustomerID})
+	if err != nil {
+		return nil, err
+	}
+	return m[0], nil
+}
+
+// ListingsByID loads the caller's live listings by id, in order (nil for
+// one that is gone), with their readiness, in two queries.
+func (r *Resolver) ListingsByID(ctx context.Context, ids []string) ([]*model.Listing, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*db.Listing
+	if err := r.DB.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).Where("account_id = ?", p.AccountID).
+		Where("deleted_at IS NULL").Scan(ctx); err != nil {
+		return nil, err
+	}
+	facts, err := r.sellerFacts(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*model.Listing{}
+	for _, l := range rows {
+		m := r.toListingModel(l, nil, facts)
+		m.Deliverables = nil // resolved by the deliverables dataloader
+		byID[l.ID] = m
+	}
+	out := make([]*model.Listing, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+// CustomersByID loads the caller's customers by id, in order.
+func (r *Resolver) CustomersByID(ctx context.Context, ids []string) ([]*model.Customer, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var rows []*db.Customer
+	if err := r.DB.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).Where("account_id = ?", p.AccountID).Scan(ctx); err != nil {
+		return nil, err
+	}
+	byID := map[string]*model.Customer{}
+	for _, c := range rows {
+		byID[c.ID] = toCustomerModel(c)
+	}
+	out := make([]*model.Customer, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out, nil
 }

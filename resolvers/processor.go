@@ -151,6 +151,9 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 		switch ev.Type {
 		case processor.AccountUpdated:
 			return r.applyAccountUpdated(ctx, tx, ev.Account)
+		case processor.PaymentSucceeded, processor.PaymentFailed, processor.CheckoutExpired,
+			processor.RefundConfirmed, processor.DisputeChanged:
+			return r.applyPaymentEvent(ctx, tx, ev)
 		}
 		return nil
 	})

@@ -108,24 +108,30 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){mailer.Register}})
+	// The resolver's River client is set once River exists: its workers
+	// need the resolver.
+	res := resolvers.New(resolvers.Resolver{
+		DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
+		SandboxMail: cfg.SMTPURL == "",
+		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
+	})
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){
+		mailer.Register,
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
+	}})
 	if err != nil {
 		return fail(err)
 	}
 	limiter := ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale))
+	res.Limiter, res.Jobs, res.Mail = limiter, jc, &mail.Outbox{DB: d, Jobs: jc}
 	s := &Server{
-		Config:  cfg,
-		Log:     log,
-		DB:      d,
-		Redis:   rdb,
-		Limiter: limiter,
-		Jobs:    jc,
-		Resolver: resolvers.New(resolvers.Resolver{
-			DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
-			Processor: proc, Limiter: limiter, Mail: &mail.Outbox{DB: d, Jobs: jc},
-			SandboxMail: cfg.SMTPURL == "",
-			Storage:     store, Jobs: jc, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets,
-		}),
+		Config:   cfg,
+		Log:      log,
+		DB:       d,
+		Redis:    rdb,
+		Limiter:  limiter,
+		Jobs:     jc,
+		Resolver: res,
 		Registry: reg,
 		work:     opts.Work,
 	}

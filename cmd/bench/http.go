@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -17,9 +18,14 @@ const requestTimeout = 10 * time.Second
 // service with its API key.
 func httpScenario(method, path string) func(context.Context, *env) (opFactory, func(), error) {
 	return func(_ context.Context, e *env) (opFactory, func(), error) {
-		newOp, cleanup := httpOps(method, strings.TrimRight(e.cfg.url, "/")+path, e.cfg.key, e.cfg.concurrency)
+		newOp, cleanup := httpOps(method, e.cfg.endpoint(path), e.cfg.key, e.cfg.concurrency)
 		return newOp, cleanup, nil
 	}
+}
+
+// endpoint is the URL of path on the service.
+func (c config) endpoint(path string) string {
+	return strings.TrimRight(c.url, "/") + path
 }
 
 // httpOps returns a factory of operations sending method url (with key as a
@@ -29,13 +35,7 @@ func httpScenario(method, path string) func(context.Context, *env) (opFactory, f
 func httpOps(method, url, key string, concurrency int) (opFactory, func()) {
 	var transports []*http.Transport
 	newOp := func(int) op {
-		tr := &http.Transport{
-			DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-			MaxIdleConns:        concurrency,
-			MaxIdleConnsPerHost: concurrency,
-			IdleConnTimeout:     time.Minute,
-			DisableCompression:  true,
-		}
+		tr := newTransport(concurrency)
 		transports = append(transports, tr) // the factory runs on one goroutine
 		client := &http.Client{Transport: tr, Timeout: requestTimeout}
 		return func(ctx context.Context) error { return doRequest(ctx, client, method, url, key) }
@@ -46,6 +46,47 @@ func httpOps(method, url, key string, concurrency int) (opFactory, func()) {
 		}
 	}
 	return newOp, cleanup
+}
+
+// newTransport returns a worker's Transport.
+func newTransport(concurrency int) *http.Transport {
+	return &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        concurrency,
+		MaxIdleConnsPerHost: concurrency,
+		IdleConnTimeout:     time.Minute,
+		DisableCompression:  true,
+	}
+}
+
+// getJSON sends GET url with key as a bearer token and decodes the JSON
+// body into v; a status other than 200 is an error. Setups use it to check
+// what a scenario will read.
+func getJSON(ctx context.Context, url, key string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Close = true // a one-off: keep no idle connection to the service
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return fmt.Errorf("GET %s: read response: %w", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d: %.300s", url, resp.StatusCode, body)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("GET %s: %w", url, err)
+	}
+	return nil
 }
 
 // doRequest sends one request and reads the whole response, so that the

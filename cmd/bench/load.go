@@ -100,8 +100,22 @@ type result struct {
 	rate          float64 // successful operations per second
 	p50, p95, p99 time.Duration
 	rss           int64 // kB: the service's peak, or bench's growth when rssGrowth
+	rssBefore     int64 // kB: the RSS sampled just before the first operation
 	rssGrowth     bool
+	workers       int
 	broken        error // set when the scenario could not be measured
+}
+
+// rssGrowthKB is how far the measured process's peak RSS rose over its RSS
+// before the scenario; false when RSS was not sampled.
+func (r *result) rssGrowthKB() (int64, bool) {
+	switch {
+	case r.rssGrowth:
+		return r.rss, true
+	case r.rss > 0:
+		return r.rss - r.rssBefore, true
+	}
+	return 0, false
 }
 
 // fill copies the load's figures into r.

@@ -115,24 +115,23 @@ func (c config) selected() []*scenario {
 // on stderr). It reports whether nothing broke.
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) bool {
 	printHeader(stdout, cfg)
-	e := &env{cfg: cfg}
+	e := &env{cfg: cfg, measured: outcomes{}}
 	var results []*result
 	for _, sc := range cfg.selected() {
 		if ctx.Err() != nil {
 			break
 		}
 		fmt.Fprintf(stderr, "bench: %s (%s): warm-up %v, measuring %v, %d workers\n",
-			sc.name, sc.what, cfg.warmup, cfg.duration, cfg.concurrency)
+			sc.name, sc.what, cfg.warmup, cfg.duration, sc.workers(cfg))
 		r := runScenario(ctx, e, sc)
 		if r.broken != nil {
 			fmt.Fprintf(stderr, "bench: %s broke: %v\n", sc.name, r.broken)
-		}
-		if sc.name == baselineName && r.broken == nil {
-			e.baseline = r
+		} else {
+			e.measured[sc.name] = r
 		}
 		results = append(results, r)
 	}
-	printReport(stdout, results, e.baseline)
+	printReport(stdout, results, e.measured)
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "bench: interrupted")
 		return false

@@ -40,17 +40,17 @@ func cpuModel() string {
 }
 
 // printReport prints the table, then each verdict and error in detail.
-func printReport(w io.Writer, results []*result, base *result) {
+func printReport(w io.Writer, results []*result, done outcomes) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tthroughput\tp50 ms\tp95 ms\tp99 ms\terrors\tRSS MB\tx baseline\ttarget\tresult")
 	for _, r := range results {
-		fmt.Fprintln(tw, row(r, base))
+		fmt.Fprintln(tw, row(r, done))
 	}
 	_ = tw.Flush()
 
 	fmt.Fprintln(w)
 	for _, r := range results {
-		printDetails(w, r, base)
+		printDetails(w, r, done)
 	}
 	fmt.Fprintln(w, "RSS: the service's peak VmRSS (sampled every 100 ms) for scenarios against it;")
 	fmt.Fprintln(w, "     for in-process scenarios, bench's own growth (+) over the scenario.")
@@ -58,8 +58,9 @@ func printReport(w io.Writer, results []*result, base *result) {
 }
 
 // row is r's table line (tab-separated).
-func row(r *result, base *result) string {
+func row(r *result, done outcomes) string {
 	sc := r.sc
+	base := done.baseline()
 	if r.ok+r.errors == 0 {
 		return fmt.Sprintf("%s\t-\t-\t-\t-\t-\t-\t-\t%s\tBROKEN", sc.name, sc.target)
 	}
@@ -76,16 +77,16 @@ func row(r *result, base *result) string {
 	}
 	verdict := "BROKEN"
 	if r.broken == nil {
-		verdict = overall(r, base)
+		verdict = overall(r, done)
 	}
 	return fmt.Sprintf("%s\t%.0f %s/s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s",
 		sc.name, r.rate, sc.unit, ms(r.p50), ms(r.p95), ms(r.p99), r.errors, rss, ratio, sc.target, verdict)
 }
 
 // overall is the result column: PASS, FAIL(which), or "-" without targets.
-func overall(r *result, base *result) string {
+func overall(r *result, done outcomes) string {
 	var failed, passed []string
-	for _, v := range r.sc.target.verdicts(r, base) {
+	for _, v := range r.sc.target.verdicts(r, done) {
 		switch v.state {
 		case "FAIL":
 			failed = append(failed, v.name)
@@ -104,13 +105,20 @@ func overall(r *result, base *result) string {
 
 // printDetails prints what the scenario measured, each verdict and the
 // errors seen.
-func printDetails(w io.Writer, r *result, base *result) {
+func printDetails(w io.Writer, r *result, done outcomes) {
 	fmt.Fprintf(w, "%s: %s\n", r.sc.name, r.sc.what)
+	if r.sc.concurrency > 0 {
+		fmt.Fprintf(w, "  %d workers\n", r.workers)
+	}
 	if r.broken != nil {
 		fmt.Fprintf(w, "  BROKEN: %v\n", r.broken)
 	}
 	if r.broken == nil {
-		for _, v := range r.sc.target.verdicts(r, base) {
+		if r.sc.opBytes > 0 {
+			fmt.Fprintf(w, "  data rate: %.1f MB/s (%.2f %s/s of %.1f MB)\n", r.rate*float64(r.sc.opBytes)/(1<<20),
+				r.rate, r.sc.unit, float64(r.sc.opBytes)/(1<<20))
+		}
+		for _, v := range r.sc.target.verdicts(r, done) {
 			fmt.Fprintf(w, "  %-4s %s: %s\n", v.state, v.name, v.detail)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -25,6 +26,19 @@ var scenarios = []scenario{
 		setup: setupBaseline,
 	},
 	{
+		name:        "upload-25mb",
+		what:        "POST /v1/files: a 25 MiB PDF deliverable, multipart streamed (chunked)",
+		unit:        "upload",
+		needs:       needService,
+		remote:      true,
+		concurrency: 4,
+		opBytes:     uploadBytes,
+		setup:       setupUpload,
+		// Right after the baseline: the service's RSS is still its own,
+		// not what earlier scenarios left behind.
+		target: target{maxRSSGrowthMB: 10},
+	},
+	{
 		name:   "api-keys",
 		what:   "GET /v1/api-keys (authenticated)",
 		unit:   "req",
@@ -41,6 +55,33 @@ var scenarios = []scenario{
 		remote: true,
 		setup:  setupAccount,
 		target: target{minRatio: 0.4, maxP99: 15 * time.Millisecond},
+	},
+	{
+		name:   "listing-get",
+		what:   "GET /v1/listings/{id} (full listing, 3 deliverables; 100,000 listings on the account)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupListingGet,
+		target: target{minRatio: 0.4, maxP99: 15 * time.Millisecond},
+	},
+	{
+		name:   listingsFirstName,
+		what:   "GET /v1/listings?limit=100 (first page of 100,000)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupListingsFirst,
+		target: target{maxP99: 40 * time.Millisecond},
+	},
+	{
+		name:   "listings-last",
+		what:   "GET /v1/listings?limit=100&cursor=… (last page of 100,000)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupListingsLast,
+		target: target{maxP99: 40 * time.Millisecond, sameLatencyAs: listingsFirstName, tolerance: 0.20},
 	},
 	{
 		name:   "ratelimit",
@@ -63,10 +104,24 @@ type scenario struct {
 	// RSS is reported; otherwise it runs inside bench and bench's own RSS
 	// growth is.
 	remote bool
+	// concurrency, when not zero, is the scenario's number of workers
+	// instead of -concurrency (and at most -concurrency).
+	concurrency int
+	// opBytes, when not zero, is the payload one operation carries: the
+	// details report the data rate.
+	opBytes int64
 	// setup prepares the scenario and returns a factory of per-worker
 	// operations and a cleanup (nil when there is nothing to undo).
 	setup  func(ctx context.Context, e *env) (newOp opFactory, cleanup func(), err error)
 	target target
+}
+
+// workers is how many workers sc runs under c.
+func (sc *scenario) workers(c config) int {
+	if sc.concurrency > 0 {
+		return min(sc.concurrency, c.concurrency)
+	}
+	return c.concurrency
 }
 
 // opFactory returns the operation worker i repeats; each worker gets its
@@ -76,11 +131,20 @@ type opFactory func(worker int) op
 // op is one measured operation; an error counts as a failed operation.
 type op func(ctx context.Context) error
 
-// env is what setups can use: the flags and the baseline's result.
+// env is what setups can use: the flags, the results so far and the
+// listings the listing scenarios share.
 type env struct {
 	cfg      config
-	baseline *result // nil until the baseline ran (or when it did not)
+	measured outcomes     // the scenarios measured so far
+	listings listingsSeed // seeded by the first listing scenario that runs
 }
+
+// outcomes are a run's unbroken results by scenario name: what targets
+// compare with.
+type outcomes map[string]*result
+
+// baseline is the baseline's result, nil when it did not run or broke.
+func (o outcomes) baseline() *result { return o[baselineName] }
 
 // need is a set of flags a scenario requires.
 type need int
@@ -109,6 +173,13 @@ type target struct {
 	minRatio float64       // throughput at least minRatio × the baseline's
 	maxP99   time.Duration // p99 latency at most this
 	minRate  float64       // throughput at least this many operations/s
+	// sameLatencyAs names a scenario (that ran earlier) whose p50 this one's
+	// must be within ±tolerance (a fraction) of.
+	sameLatencyAs string
+	tolerance     float64
+	// maxRSSGrowthMB is how far the measured process's peak RSS may rise
+	// over its RSS just before the scenario, in MB (MiB, as the RSS column).
+	maxRSSGrowthMB float64
 }
 
 // String describes the target for the table ("-" when there is none).
@@ -123,6 +194,12 @@ func (t target) String() string {
 	if t.minRate > 0 {
 		parts = append(parts, fmt.Sprintf(">=%.0f/s", t.minRate))
 	}
+	if t.sameLatencyAs != "" {
+		parts = append(parts, fmt.Sprintf("p50 within ±%.0f%% of %s", 100*t.tolerance, t.sameLatencyAs))
+	}
+	if t.maxRSSGrowthMB > 0 {
+		parts = append(parts, fmt.Sprintf("RSS growth<=%.0f MB", t.maxRSSGrowthMB))
+	}
 	if len(parts) == 0 {
 		return "-"
 	}
@@ -132,15 +209,16 @@ func (t target) String() string {
 // verdict is the outcome of one threshold.
 type verdict struct {
 	name   string // "throughput", "p99", "errors"
-	state  string // "PASS", "FAIL" or "SKIP" (no baseline to compare with)
+	state  string // "PASS", "FAIL" or "SKIP" (nothing to compare with)
 	detail string
 }
 
 // verdicts checks r against the target (and against errors: a run with
-// errors is flagged as failing); base is the baseline's result or nil.
-func (t target) verdicts(r *result, base *result) []verdict {
+// errors is flagged as failing); done holds the results to compare with.
+func (t target) verdicts(r *result, done outcomes) []verdict {
 	var vs []verdict
 	if t.minRatio > 0 {
+		base := done.baseline()
 		v := verdict{name: "throughput vs baseline"}
 		if base == nil || base.rate == 0 {
 			v.state, v.detail = "SKIP", "no baseline in this run"
@@ -159,11 +237,43 @@ func (t target) verdicts(r *result, base *result) []verdict {
 		vs = append(vs, verdict{name: "throughput", state: passFail(r.rate >= t.minRate),
 			detail: fmt.Sprintf("%.0f/s, want >= %.0f/s", r.rate, t.minRate)})
 	}
+	if t.sameLatencyAs != "" {
+		vs = append(vs, sameLatency(r, done[t.sameLatencyAs], t.sameLatencyAs, t.tolerance))
+	}
+	if t.maxRSSGrowthMB > 0 {
+		v := verdict{name: "RSS growth"}
+		if growth, ok := r.rssGrowthKB(); !ok {
+			v.state, v.detail = "SKIP", "RSS not sampled (no -pid)"
+		} else {
+			mb := float64(growth) / 1024
+			v.state = passFail(mb <= t.maxRSSGrowthMB)
+			v.detail = fmt.Sprintf("%+.1f MB (peak %.1f MB over %.1f MB before), want <= %.0f MB",
+				mb, float64(r.rss)/1024, float64(r.rssBefore)/1024, t.maxRSSGrowthMB)
+			if r.rssGrowth { // in-process: r.rss is already the growth
+				v.detail = fmt.Sprintf("%+.1f MB (bench), want <= %.0f MB", mb, t.maxRSSGrowthMB)
+			}
+		}
+		vs = append(vs, v)
+	}
 	if r.errors > 0 {
 		vs = append(vs, verdict{name: "errors", state: "FAIL",
 			detail: fmt.Sprintf("%d of %d operations failed", r.errors, r.errors+r.ok)})
 	}
 	return vs
+}
+
+// sameLatency compares r's p50 with ref's (the result of the scenario
+// named name, nil when it did not run or broke).
+func sameLatency(r, ref *result, name string, tolerance float64) verdict {
+	v := verdict{name: "latency vs " + name}
+	if ref == nil || ref.p50 <= 0 {
+		v.state, v.detail = "SKIP", name+" not measured in this run"
+		return v
+	}
+	diff := float64(r.p50-ref.p50) / float64(ref.p50)
+	v.state = passFail(math.Abs(diff) <= tolerance)
+	v.detail = fmt.Sprintf("p50 %s vs %s ms (%+.0f%%), want within ±%.0f%%", ms(r.p50), ms(ref.p50), 100*diff, 100*tolerance)
+	return v
 }
 
 func passFail(ok bool) string {
@@ -174,9 +284,9 @@ func passFail(ok bool) string {
 }
 
 // runScenario sets sc up, checks that one operation succeeds, runs the load
-// while sampling RSS, and cleans up.
+// while sampling RSS (from just before that first operation), and cleans up.
 func runScenario(ctx context.Context, e *env, sc *scenario) *result {
-	r := &result{sc: sc}
+	r := &result{sc: sc, workers: sc.workers(e.cfg)}
 	newOp, cleanup, err := sc.setup(ctx, e)
 	if err != nil {
 		r.broken = fmt.Errorf("setup: %w", err)
@@ -185,13 +295,9 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	if cleanup != nil {
 		defer cleanup()
 	}
-	ops := make([]op, e.cfg.concurrency)
+	ops := make([]op, r.workers)
 	for i := range ops {
 		ops[i] = newOp(i)
-	}
-	if err := preflight(ctx, ops[0]); err != nil {
-		r.broken = fmt.Errorf("first operation failed: %w", err)
-		return r
 	}
 
 	pid, self := e.cfg.pid, !sc.remote
@@ -202,6 +308,13 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	if pid > 0 {
 		sampler = startRSS(pid, 100*time.Millisecond)
 	}
+	if err := preflight(ctx, ops[0]); err != nil {
+		if sampler != nil {
+			_, _, _ = sampler.stop()
+		}
+		r.broken = fmt.Errorf("first operation failed: %w", err)
+		return r
+	}
 	stats := runLoad(ctx, ops, e.cfg.warmup, e.cfg.duration)
 	if sampler != nil {
 		peak, start, err := sampler.stop()
@@ -209,9 +322,9 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 		case err != nil && !self:
 			r.broken = fmt.Errorf("service process %d: %w", pid, err)
 		case err == nil && self:
-			r.rss, r.rssGrowth = peak-start, true
+			r.rss, r.rssBefore, r.rssGrowth = peak-start, start, true
 		case err == nil:
-			r.rss = peak
+			r.rss, r.rssBefore = peak, start
 		}
 	}
 	r.fill(stats)

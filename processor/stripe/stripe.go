@@ -8,6 +8,13 @@
 // is hit. Whether the seller can be paid is learnt from account.updated
 // webhooks, not by polling.
 //
+// Buyers pay through Checkout Sessions created on the platform as
+// destination charges: the charge, its payment intent, refunds and disputes
+// live on the platform account, the platform fee is kept as the application
+// fee and the rest is transferred to the seller's connected account. Refunds
+// reverse the transfer and refund the application fee, so the seller and the
+// platform each give back their share.
+//
 // Disconnecting makes no remote call: the service forgets the link to the
 // acct_ id and the seller keeps their Stripe account, its balance and its
 // payout history. Deleting or rejecting the account would take the seller's
@@ -48,8 +55,12 @@ type Config struct {
 	// (STRIPE_SECRET_KEY). Required.
 	SecretKey string
 	// WebhookSecret is the signing secret of the webhook endpoint, whsec_…
-	// (STRIPE_WEBHOOK_SECRET). When empty, every webhook is refused with
-	// processor.ErrBadSignature.
+	// (STRIPE_WEBHOOK_SECRET). Several secrets may be given separated by
+	// commas, and a webhook signed with any of them is accepted: Stripe
+	// delivers the platform's own events (checkout, charges, disputes) to an
+	// account endpoint and the connected accounts' events (account.updated)
+	// to a Connect endpoint, and each endpoint has its own secret. When
+	// empty, every webhook is refused with processor.ErrBadSignature.
 	WebhookSecret string
 	// APIBase is the base URL of the API (STRIPE_API_BASE); "" is Stripe's
 	// real API. Tests point it at stripe-mock.
@@ -61,8 +72,8 @@ type Config struct {
 
 // Processor is Stripe Connect. It is safe for concurrent use.
 type Processor struct {
-	api           *client.API
-	webhookSecret string
+	api            *client.API
+	webhookSecrets []string
 }
 
 var _ processor.Processor = (*Processor)(nil)
@@ -95,7 +106,19 @@ func New(cfg Config) (*Processor, error) {
 		// created through the API and onboarded with account links.
 		Connect: backend(stripego.ConnectBackend, ""),
 	}
-	return &Processor{api: client.New(cfg.SecretKey, backends), webhookSecret: cfg.WebhookSecret}, nil
+	return &Processor{api: client.New(cfg.SecretKey, backends), webhookSecrets: splitSecrets(cfg.WebhookSecret)}, nil
+}
+
+// splitSecrets splits a comma-separated list of webhook secrets, dropping
+// blanks.
+func splitSecrets(s string) []string {
+	var secrets []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			secrets = append(secrets, v)
+		}
+	}
+	return secrets
 }
 
 // Name returns processor.Stripe.
@@ -164,20 +187,28 @@ func (p *Processor) OnboardingLink(ctx context.Context, processorAccountID, retu
 }
 
 // ParseWebhook verifies the Stripe-Signature header of a webhook against the
-// webhook secret, refusing signatures older than WebhookTolerance, and
+// webhook secret(s), refusing signatures older than WebhookTolerance, and
 // normalizes the event. Events of any API version are accepted: only fields
 // that are stable across versions are read.
 //
 // A missing, malformed, wrong or expired signature is an error wrapping
 // processor.ErrBadSignature; a correctly signed event whose body cannot be
 // decoded is a plain error. account.updated becomes processor.AccountUpdated;
-// every other type is processor.Ignored.
+// the checkout, payment intent, refund and dispute events are normalized as
+// described at paymentEvent; every other type is processor.Ignored.
 func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.Event, error) {
-	if p.webhookSecret == "" {
+	if len(p.webhookSecrets) == 0 {
 		return processor.Event{}, fmt.Errorf("%w: no webhook secret is configured (STRIPE_WEBHOOK_SECRET)", processor.ErrBadSignature)
 	}
-	e, err := webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), p.webhookSecret,
-		webhook.ConstructEventOptions{Tolerance: WebhookTolerance, IgnoreAPIVersionMismatch: true})
+	var e stripego.Event
+	var err error
+	for _, secret := range p.webhookSecrets {
+		e, err = webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), secret,
+			webhook.ConstructEventOptions{Tolerance: WebhookTolerance, IgnoreAPIVersionMismatch: true})
+		if !errors.Is(err, webhook.ErrNoValidSignature) {
+			break
+		}
+	}
 	if err != nil {
 		if isSignatureError(err) {
 			return processor.Event{}, fmt.Errorf("%w: %w", processor.ErrBadSignature, err)
@@ -194,6 +225,10 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 			return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
 		}
 		ev.Type, ev.Account = processor.AccountUpdated, status
+		return ev, nil
+	}
+	if err := paymentEvent(&ev, &e); err != nil {
+		return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
 	}
 	return ev, nil
 }

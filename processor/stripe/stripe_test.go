@@ -254,7 +254,7 @@ func TestParseWebhookAccountUpdated(t *testing.T) {
 
 func TestParseWebhookIgnored(t *testing.T) {
 	p, _ := newProcessor(t)
-	for _, typ := range []string{"customer.created", "checkout.session.completed", "some.future.type"} {
+	for _, typ := range []string{"customer.created", "payment_intent.succeeded", "charge.dispute.funds_withdrawn", "some.future.type"} {
 		payload := event(typ, stripego.APIVersion, map[string]any{"id": "cus_1", "object": "customer"})
 		ev, err := p.ParseWebhook(payload, signed(payload, secret, time.Now()))
 		require.NoError(t, err, typ)

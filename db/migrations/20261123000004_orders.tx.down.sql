@@ -1,0 +1,4 @@
+DROP TABLE access_grants;
+DROP TABLE events;
+DROP TABLE orders;
+DROP TABLE customers;

@@ -1,0 +1,100 @@
+package db
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Order states and payment states.
+const (
+	OrderPending   = "pending"
+	OrderPaid      = "paid"
+	OrderFulfilled = "fulfilled"
+	OrderCanceled  = "canceled"
+	OrderFailed    = "failed"
+	OrderRefunded  = "refunded"
+
+	PaymentUnpaid   = "unpaid"
+	PaymentPaid     = "paid"
+	PaymentRefunded = "refunded"
+)
+
+// OrderDeliverable is a deliverable as an order keeps it (copied at payment,
+// or given by fulfill).
+type OrderDeliverable struct {
+	ID              string  `json:"id"`
+	Type            string  `json:"type"`
+	Value           *string `json:"value,omitempty"`
+	FileKey         *string `json:"file_key,omitempty"`
+	FileName        *string `json:"file_name,omitempty"`
+	FileSize        *int64  `json:"file_size,omitempty"`
+	FileContentType *string `json:"file_content_type,omitempty"`
+}
+
+// Order is a row of orders.
+type Order struct {
+	bun.BaseModel `bun:"table:orders"`
+
+	ID                string             `bun:"id,pk"`
+	AccountID         string             `bun:"account_id"`
+	ListingID         string             `bun:"listing_id"`
+	ListingSlug       string             `bun:"listing_slug"`
+	CustomerID        *string            `bun:"customer_id"`
+	BuyerEmail        string             `bun:"buyer_email"`
+	Amount            int64              `bun:"amount"`
+	Currency          string             `bun:"currency"`
+	PlatformFee       int64              `bun:"platform_fee"`
+	NetAmount         int64              `bun:"net_amount"`
+	ContentType       string             `bun:"content_type"`
+	Status            string             `bun:"status"`
+	PaymentStatus     string             `bun:"payment_status"`
+	PaymentIntentID   *string            `bun:"payment_intent_id"`
+	CheckoutSessionID *string            `bun:"checkout_session_id"`
+	CheckoutData      map[string]any     `bun:"checkout_data,type:jsonb"`
+	ListingSnapshot   json.RawMessage    `bun:"listing_snapshot,type:jsonb"`
+	SellerSnapshot    json.RawMessage    `bun:"seller_snapshot,type:jsonb"`
+	Deliverables      []OrderDeliverable `bun:"deliverables,type:jsonb"`
+	HasDeliverables   bool               `bun:"has_deliverables"`
+	DisputeStatus     *string            `bun:"dispute_status"`
+	RefundAmount      *int64             `bun:"refund_amount"`
+	ViewToken         string             `bun:"view_token"`
+	PurchaseTrackedAt *time.Time         `bun:"purchase_tracked_at"`
+	HandedOffAt       *time.Time         `bun:"handed_off_at"`
+	CreatedAt         time.Time          `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	PaidAt            *time.Time         `bun:"paid_at"`
+	FulfilledAt       *time.Time         `bun:"fulfilled_at"`
+	CanceledAt        *time.Time         `bun:"canceled_at"`
+	RefundedAt        *time.Time         `bun:"refunded_at"`
+	UpdatedAt         time.Time          `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// Customer is a row of customers.
+type Customer struct {
+	bun.BaseModel `bun:"table:customers"`
+
+	ID           string     `bun:"id,pk"`
+	AccountID    string     `bun:"account_id"`
+	Email        string     `bun:"email"`
+	OrdersCount  int        `bun:"orders_count"`
+	TotalSpent   int64      `bun:"total_spent"`
+	Currency     *string    `bun:"currency"`
+	FirstOrderAt *time.Time `bun:"first_order_at"`
+	LastOrderAt  *time.Time `bun:"last_order_at"`
+	CreatedAt    time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// Event is a row of the event log.
+type Event struct {
+	bun.BaseModel `bun:"table:events"`
+
+	Seq       int64           `bun:"seq,scanonly"`
+	ID        string          `bun:"id,pk"`
+	AccountID string          `bun:"account_id"`
+	Type      string          `bun:"type"`
+	ListingID *string         `bun:"listing_id"`
+	OrderID   *string         `bun:"order_id"`
+	Data      json.RawMessage `bun:"data,type:jsonb"`
+	CreatedAt time.Time       `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+}

@@ -1,0 +1,129 @@
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Order is a purchase, in full.
+type Order struct {
+	AccountID       string          `json:"-"`
+	Object          string          `json:"object"`
+	ID              string          `json:"id"`
+	ListingID       string          `json:"listing_id"`
+	ListingSlug     string          `json:"listing_slug"`
+	CustomerID      *string         `json:"customer_id"`
+	BuyerEmail      string          `json:"buyer_email"`
+	Amount          int64           `json:"amount"`
+	Currency        string          `json:"currency"`
+	PlatformFee     int64           `json:"platform_fee"`
+	NetAmount       int64           `json:"net_amount"`
+	ContentType     string          `json:"content_type"`
+	Status          string          `json:"status"`
+	PaymentStatus   string          `json:"payment_status"`
+	PaymentIntentID *string         `json:"payment_intent_id"`
+	CheckoutData    map[string]any  `json:"checkout_data"`
+	ListingSnapshot json.RawMessage `json:"listing_snapshot"`
+	SellerSnapshot  json.RawMessage `json:"seller_snapshot"`
+	HandedOffAt     *time.Time      `json:"handed_off_at"`
+	Deliverables    []*Deliverable  `json:"deliverables"`
+	HasDeliverables bool            `json:"has_deliverables"`
+	DisputeStatus   *string         `json:"dispute_status"`
+	RefundAmount    *int64          `json:"refund_amount"`
+	RefundedAt      *time.Time      `json:"refunded_at"`
+	CreatedAt       time.Time       `json:"created_at"`
+	PaidAt          *time.Time      `json:"paid_at"`
+	FulfilledAt     *time.Time      `json:"fulfilled_at"`
+	CanceledAt      *time.Time      `json:"canceled_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+	Readiness       *OrderReadiness `json:"readiness"`
+}
+
+// OrderReadiness names the recommended next action on an order.
+type OrderReadiness struct {
+	Actions []*Action `json:"actions"`
+	Next    *string   `json:"next"`
+}
+
+// OrderSummary is an order in a list.
+type OrderSummary struct {
+	Object        string     `json:"object"`
+	ID            string     `json:"id"`
+	ListingID     string     `json:"listing_id"`
+	BuyerEmail    string     `json:"buyer_email"`
+	Amount        int64      `json:"amount"`
+	Currency      string     `json:"currency"`
+	Status        string     `json:"status"`
+	PaymentStatus string     `json:"payment_status"`
+	ContentType   string     `json:"content_type"`
+	CreatedAt     time.Time  `json:"created_at"`
+	PaidAt        *time.Time `json:"paid_at"`
+}
+
+// OrderList is a page of orders, newest first.
+type OrderList struct {
+	Object     string          `json:"object"`
+	Data       []*OrderSummary `json:"data"`
+	HasMore    bool            `json:"has_more"`
+	NextCursor *string         `json:"next_cursor"`
+}
+
+// OrderFilter are the filters of GET /v1/orders.
+type OrderFilter struct {
+	Status        *string
+	ListingID     *string
+	BuyerEmail    *string
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+}
+
+// FulfillInput is the body of POST /v1/orders/{id}/fulfill.
+type FulfillInput struct {
+	Deliverables []*DeliverableInput `json:"deliverables"`
+	Note         *string             `json:"note"`
+}
+
+// Customer is a buyer of the seller.
+type Customer struct {
+	Object       string     `json:"object"`
+	ID           string     `json:"id"`
+	Email        string     `json:"email"`
+	OrdersCount  int        `json:"orders_count"`
+	TotalSpent   int64      `json:"total_spent"`
+	Currency     *string    `json:"currency"`
+	FirstOrderAt *time.Time `json:"first_order_at"`
+	LastOrderAt  *time.Time `json:"last_order_at"`
+	CreatedAt    time.Time  `json:"created_at"`
+}
+
+// CustomerList is a page of customers, most recent purchase first.
+type CustomerList struct {
+	Object     string      `json:"object"`
+	Data       []*Customer `json:"data"`
+	HasMore    bool        `json:"has_more"`
+	NextCursor *string     `json:"next_cursor"`
+}
+
+// OrderConnection is a Relay connection of orders.
+type OrderConnection struct {
+	Edges    []*OrderEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"page_info"`
+}
+
+// OrderEdge is one order of a connection.
+type OrderEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Order `json:"node"`
+}
+
+// CustomerConnection is a Relay connection of customers.
+type CustomerConnection struct {
+	Edges    []*CustomerEdge `json:"edges"`
+	PageInfo *PageInfo       `json:"page_info"`
+}
+
+// CustomerEdge is one customer of a connection.
+type CustomerEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *Customer `json:"node"`
+}

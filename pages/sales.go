@@ -1,0 +1,231 @@
+package pages
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"commerce/problem"
+	"commerce/resolvers"
+)
+
+// The buyer's pages: product page and checkout post, thank-you page,
+// download pages, and the sandbox processor's checkout and dispute.
+
+// nonce is a fresh CSP nonce for the analytics snippet.
+func nonce() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return base64.StdEncoding.EncodeToString(b[:])
+}
+
+// analyticsCSP allows the analytics tag (by nonce) on pages that may carry it.
+func analyticsCSP(n string) string {
+	return "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; " +
+		"script-src 'nonce-" + n + "' https://www.googletagmanager.com; connect-src https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com"
+}
+
+type productData struct {
+	*resolvers.ProductPage
+	Nonce  string
+	Errors map[string]string
+	Values url.Values
+}
+
+// fieldValue is a form value for re-rendering.
+func (d productData) Value(name string) string {
+	if d.Values == nil {
+		return ""
+	}
+	return d.Values.Get(name)
+}
+
+func (s *Site) product(w http.ResponseWriter, r *http.Request) {
+	p, err := s.Resolver.ProductPageBySlug(r.Context(), chi.URLParam(r, "slug"))
+	s.renderProduct(w, r, p, err, nil, nil)
+}
+
+func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolvers.ProductPage, err error, errs map[string]string, values url.Values) {
+	status := http.StatusOK
+	switch {
+	case errors.Is(err, resolvers.ErrGone):
+		status = http.StatusGone
+		if p == nil {
+			s.gone(w, r, "This product is no longer available.")
+			return
+		}
+		p.Available = false
+	case err != nil:
+		s.fail(w, r, err)
+		return
+	}
+	if len(errs) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	n := nonce()
+	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
+	s.renderRaw(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values})
+}
+
+// sameOrigin refuses cross-site form posts (CSRF): a present Origin, or else
+// Referer, must be the service's own.
+func (s *Site) sameOrigin(r *http.Request) bool {
+	base, err := url.Parse(s.Resolver.BaseURL)
+	if err != nil {
+		return false
+	}
+	for _, h := range []string{r.Header.Get("Origin"), r.Header.Get("Referer")} {
+		if h == "" || h == "null" {
+			continue
+		}
+		u, err := url.Parse(h)
+		return err == nil && u.Scheme == base.Scheme && u.Host == base.Host
+	}
+	return true // neither header: not a browser's cross-site post
+}
+
+func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
+	if !s.sameOrigin(r) {
+		s.fail(w, r, problem.New(problem.PermissionDenied, "Checkout forms are accepted from the product page only."))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	slug := chi.URLParam(r, "slug")
+	out, err := s.Resolver.StartCheckout(r.Context(), slug, r.PostForm)
+	if err != nil {
+		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
+		if perr != nil {
+			s.renderProduct(w, r, p, perr, nil, nil)
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	if len(out.Errors) > 0 {
+		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
+		s.renderProduct(w, r, p, perr, out.Errors, out.Values)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, out.RedirectURL, http.StatusSeeOther)
+}
+
+type thankYouData struct {
+	*resolvers.ThankYouPage
+	Nonce string
+}
+
+func (s *Site) thankYou(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p, err := s.Resolver.ThankYou(r.Context(), chi.URLParam(r, "slug"), q.Get("order"), q.Get("token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n := nonce()
+	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
+	s.renderRaw(w, r, http.StatusOK, "thank_you.html", thankYouData{ThankYouPage: p, Nonce: n})
+}
+
+func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
+	s.render(w, r, http.StatusGone, "message.html", map[string]any{"Title": "Gone", "Message": msg, "Status": http.StatusGone})
+}
+
+func (s *Site) download(w http.ResponseWriter, r *http.Request) {
+	p, err := s.Resolver.Download(r.Context(), chi.URLParam(r, "token"))
+	if errors.Is(err, resolvers.ErrGone) {
+		s.gone(w, r, "This purchase was refunded: its download link no longer works.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	s.render(w, r, http.StatusOK, "download.html", p)
+}
+
+func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {
+	c, err := s.Resolver.DownloadDeliverable(r.Context(), chi.URLParam(r, "token"), chi.URLParam(r, "deliverable_id"))
+	if errors.Is(err, resolvers.ErrGone) {
+		s.gone(w, r, "This content is no longer available.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "private, no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	switch c.Type {
+	case "url":
+		http.Redirect(w, r, c.URL, http.StatusFound)
+	case "text":
+		s.render(w, r, http.StatusOK, "text_deliverable.html", c)
+	default:
+		defer c.Body.Close()
+		h.Set("Content-Type", c.MimeType)
+		h.Set("Content-Length", strconv.FormatInt(c.Size, 10))
+		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": c.Name}))
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+		if _, err := io.Copy(w, c.Body); err != nil {
+			s.Log.WarnContext(r.Context(), "download copy", "error", err)
+		}
+	}
+}
+
+func (s *Site) sandboxCheckout(w http.ResponseWriter, r *http.Request) {
+	p, err := s.Resolver.SandboxCheckoutPage(r.Context(), chi.URLParam(r, "session_id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "sandbox_checkout.html", p)
+}
+
+func (s *Site) sandboxCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	to, err := s.Resolver.CompleteSandboxCheckout(r.Context(), chi.URLParam(r, "session_id"), r.PostForm.Get("outcome"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+func (s *Site) sandboxDispute(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	if err := s.Resolver.SandboxDispute(r.Context(), chi.URLParam(r, "order_id"), r.PostForm.Get("outcome")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = fmt.Fprintf(w, `{"ok":true}`+"\n")
+}
+
+// renderRaw is render keeping the Content-Security-Policy already set.
+func (s *Site) renderRaw(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	s.render(w, r, status, name, data)
+}

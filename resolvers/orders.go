@@ -1,0 +1,568 @@
+package resolvers
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"commerce/db"
+	"commerce/graph/model"
+	"commerce/mail"
+	"commerce/problem"
+	"commerce/processor"
+)
+
+// The order lifecycle (spec "Order" states) lives here, in one place: every
+// transition locks the order, checks the state it may leave, writes the
+// order, its event-log row and its consequences (customer, stats, access
+// grant, mail jobs) in one transaction. A transition whose order is not in
+// the state it leaves changes nothing: duplicate and out-of-order processor
+// events are no-ops.
+
+// Order event types (the event log and, later, webhook deliveries).
+const (
+	EventOrderPaid          = "order.paid"
+	EventOrderFulfilled     = "order.fulfilled"
+	EventOrderRefunded      = "order.refunded"
+	EventOrderDisputed      = "order.disputed"
+	EventOrderDisputeClosed = "order.dispute_closed"
+	EventOrderCanceled      = "order.canceled"
+)
+
+// feeBasisPoints is each plan's platform fee in hundredths of a percent.
+var feeBasisPoints = map[string]int64{"free": 1500, "growth": 500, "scale": 300}
+
+// PlatformFee is round_half_up(amount × fee_rate) for a plan, in the
+// smallest currency unit (zero-decimal currencies included: the unit is the
+// unit).
+func PlatformFee(amount int64, plan string) int64 {
+	bp := feeBasisPoints[plan]
+	return (amount*bp + 5000) / 10000
+}
+
+// orderEventData is the order snapshot every order event carries (spec
+// "Events"): the same structure the webhook body's data has.
+func orderEventData(o *db.Order) map[string]any {
+	var snap struct {
+		Metadata map[string]string `json:"metadata"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	if snap.Metadata == nil {
+		snap.Metadata = map[string]string{}
+	}
+	ds := make([]map[string]any, 0, len(o.Deliverables))
+	for _, d := range o.Deliverables {
+		m := map[string]any{"id": d.ID, "type": d.Type, "value": d.Value}
+		if d.Type == "file" {
+			m["file"] = map[string]any{"name": d.FileName, "size": d.FileSize, "content_type": d.FileContentType}
+		}
+		ds = append(ds, m)
+	}
+	return map[string]any{
+		"order_id": o.ID, "listing_id": o.ListingID, "listing_slug": o.ListingSlug, "buyer_email": o.BuyerEmail,
+		"customer_id": o.CustomerID, "amount": o.Amount, "currency": o.Currency, "platform_fee": o.PlatformFee,
+		"net_amount": o.NetAmount, "status": o.Status, "payment_status": o.PaymentStatus,
+		"content_type": o.ContentType, "has_deliverables": o.HasDeliverables, "checkout_data": o.CheckoutData,
+		"listing_metadata": snap.Metadata, "deliverables": ds, "dispute_status": o.DisputeStatus,
+		"refund_amount": o.RefundAmount, "created_at": o.CreatedAt.UTC(), "paid_at": utc(o.PaidAt),
+		"fulfilled_at": utc(o.FulfilledAt), "canceled_at": utc(o.CanceledAt), "refunded_at": utc(o.RefundedAt),
+		"handed_off_at": utc(o.HandedOffAt),
+	}
+}
+
+// recordEvent writes an order event to the log in tx.
+func (r *Resolver) recordEvent(ctx context.Context, tx db.Tx, o *db.Order, typ string) error {
+	data, err := json.Marshal(orderEventData(o))
+	if err != nil {
+		return err
+	}
+	ev := &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}
+	if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+		return fmt.Errorf("record %s: %w", typ, err)
+	}
+	return nil
+}
+
+// lockOrder loads an order for update: by id, or by payment intent.
+func lockOrder(ctx context.Context, tx db.Tx, p *processor.Payment) (*db.Order, error) {
+	o := new(db.Order)
+	q := tx.NewSelect().Model(o).For("UPDATE")
+	switch {
+	case p.OrderID != "":
+		q = q.Where("id = ?", p.OrderID)
+	case p.PaymentIntentID != "":
+		q = q.Where("payment_intent_id = ?", p.PaymentIntentID)
+	default:
+		return nil, db.ErrNotFound
+	}
+	return o, db.NotFound(q.Scan(ctx))
+}
+
+func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor.Event) error {
+	if ev.Payment == nil {
+		return nil
+	}
+	o, err := lockOrder(ctx, tx, ev.Payment)
+	if errors.Is(err, db.ErrNotFound) {
+		r.Log.InfoContext(ctx, "processor event for no known order; ignored", "type", ev.RawType, "order_id", ev.Payment.OrderID)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	switch ev.Type {
+	case processor.PaymentSucceeded:
+		return r.markPaid(ctx, tx, o, ev.Payment)
+	case processor.PaymentFailed:
+		return r.endPending(ctx, tx, o, db.OrderFailed)
+	case processor.CheckoutExpired:
+		return r.endPending(ctx, tx, o, db.OrderCanceled)
+	case processor.RefundConfirmed:
+		return r.confirmRefund(ctx, tx, o, ev.Payment)
+	case processor.DisputeChanged:
+		return r.changeDispute(ctx, tx, o, ev.Dispute)
+	}
+	return nil
+}
+
+// markPaid: pending → paid (order.paid). The listing's content decides the
+// rest: static orders get the listing's deliverables and become fulfilled in
+// the same step (access grant, buyer email, order.fulfilled); webhook orders
+// are handed off; the seller is alerted of external orders.
+func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
+	// A failed order may still be paid: Checkout lets the buyer try another
+	// card after a decline (payment_intent.payment_failed). Anything else
+	// is a duplicate, or after the checkout ended.
+	if o.Status != db.OrderPending && o.Status != db.OrderFailed {
+		return nil
+	}
+	now := r.Now().UTC()
+	o.Status, o.PaymentStatus, o.PaidAt = db.OrderPaid, db.PaymentPaid, &now
+	if pay.PaymentIntentID != "" {
+		o.PaymentIntentID = &pay.PaymentIntentID
+	}
+	cust, err := r.upsertCustomer(ctx, tx, o, now)
+	if err != nil {
+		return err
+	}
+	o.CustomerID = &cust
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET revenue_total = revenue_total + ?,
+			orders_month_count = CASE WHEN orders_month = ? THEN orders_month_count + 1 ELSE 1 END,
+			orders_month = ? WHERE id = ?`, o.Amount, month, month, o.AccountID); err != nil {
+		return fmt.Errorf("update stats: %w", err)
+	}
+	if o.ContentType == "webhook" {
+		o.HandedOffAt = &now
+	}
+	if err := r.recordEvent(ctx, tx, o, EventOrderPaid); err != nil {
+		return err
+	}
+	if o.ContentType == "static" {
+		var rows []db.Deliverable
+		if err := tx.NewSelect().Model(&rows).Where("listing_id = ?", o.ListingID).OrderExpr("id").Scan(ctx); err != nil {
+			return err
+		}
+		o.Deliverables = make([]db.OrderDeliverable, len(rows))
+		for i, d := range rows {
+			o.Deliverables[i] = db.OrderDeliverable{ID: d.ID, Type: d.Type, Value: d.Value, FileKey: d.FileKey,
+				FileName: d.FileName, FileSize: d.FileSize, FileContentType: d.FileContentType}
+		}
+		if err := r.deliver(ctx, tx, o, now); err != nil {
+			return err
+		}
+	} else if err := r.alertSeller(ctx, tx, o); err != nil {
+		return err
+	}
+	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
+		"customer_id", "handed_off_at", "deliverables", "fulfilled_at").Set("updated_at = now()").Exec(ctx)
+	return err
+}
+
+// upsertCustomer creates the buyer's customer on the first paid order with
+// the seller, or adds the order to it; race-safe by the unique index.
+func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) (string, error) {
+	var id string
+	err := tx.NewRaw(`INSERT INTO customers (id, account_id, email, orders_count, total_spent, currency, first_order_at, last_order_at)
+		VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+		ON CONFLICT (account_id, lower(email)) DO UPDATE SET
+			orders_count = customers.orders_count + 1, total_spent = customers.total_spent + EXCLUDED.total_spent,
+			last_order_at = EXCLUDED.last_order_at
+		RETURNING id`, db.NewID("cus"), o.AccountID, o.BuyerEmail, o.Amount, strings.ToLower(o.Currency), now, now).Scan(ctx, &id)
+	if err != nil {
+		return "", fmt.Errorf("upsert customer: %w", err)
+	}
+	return id, nil
+}
+
+// deliver: paid → fulfilled with an access grant and the buyer's email
+// (order.fulfilled).
+func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) error {
+	o.Status, o.FulfilledAt = db.OrderFulfilled, &now
+	token, err := r.grantAccess(ctx, tx, o)
+	if err != nil {
+		return err
+	}
+	var snap struct {
+		Title string `json:"title"`
+	}
+	var seller struct {
+		DisplayName string `json:"display_name"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	_ = json.Unmarshal(o.SellerSnapshot, &seller)
+	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
+		DownloadURL: r.BaseURL + "/d/" + token})
+	if err != nil {
+		return err
+	}
+	if _, err := r.Mail.Send(ctx, tx, msg); err != nil {
+		return err
+	}
+	return r.recordEvent(ctx, tx, o, EventOrderFulfilled)
+}
+
+// grantAccess creates the order's access grant and returns its token (only
+// its hash is kept).
+func (r *Resolver) grantAccess(ctx context.Context, tx db.Tx, o *db.Order) (string, error) {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	token := base64.RawURLEncoding.EncodeToString(b[:])
+	h := sha256.Sum256([]byte(token))
+	if _, err := tx.ExecContext(ctx, `INSERT INTO access_grants (order_id, token_hash) VALUES (?, ?)
+		ON CONFLICT (order_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, revoked_at = NULL`, o.ID, h[:]); err != nil {
+		return "", fmt.Errorf("grant access: %w", err)
+	}
+	return token, nil
+}
+
+// alertSeller emails the seller about a new external order when they asked to.
+func (r *Resolver) alertSeller(ctx context.Context, tx db.Tx, o *db.Order) error {
+	var email string
+	var notify bool
+	if err := tx.NewSelect().Table("accounts").Column("email", "notify_orders").Where("id = ?", o.AccountID).
+		Scan(ctx, &email, &notify); err != nil {
+		return err
+	}
+	if !notify {
+		return nil
+	}
+	var snap struct {
+		Title string `json:"title"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	msg, err := mail.SellerOrderAlert(email, mail.OrderAlertData{OrderID: o.ID, ListingTitle: snap.Title, Amount: o.Amount,
+		Currency: strings.ToLower(o.Currency), BuyerEmail: o.BuyerEmail, OrderURL: r.ConsoleURL + "/orders/" + o.ID})
+	if err != nil {
+		return err
+	}
+	_, err = r.Mail.Send(ctx, tx, msg)
+	return err
+}
+
+// endPending: pending → failed (payment failed) or canceled (checkout
+// expired or abandoned: order.canceled).
+func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to string) error {
+	if o.Status != db.OrderPending {
+		return nil
+	}
+	o.Status = to
+	q := tx.NewUpdate().Model(o).WherePK().Set("status = ?", to).Set("updated_at = now()")
+	if to == db.OrderCanceled {
+		now := r.Now().UTC()
+		o.CanceledAt = &now
+		q = q.Set("canceled_at = ?", now)
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return err
+	}
+	if to == db.OrderCanceled {
+		return r.recordEvent(ctx, tx, o, EventOrderCanceled)
+	}
+	return nil
+}
+
+// confirmRefund: the processor confirmed a refund: payment_status refunded,
+// refund_amount and refunded_at set, the access grant revoked, revenue
+// reduced, order.refunded recorded. Once.
+func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
+	if o.PaymentStatus != db.PaymentPaid {
+		return nil
+	}
+	amount := pay.Amount
+	if amount <= 0 || amount > o.Amount {
+		amount = o.Amount
+	}
+	now := r.Now().UTC()
+	o.Status, o.PaymentStatus, o.RefundAmount, o.RefundedAt = db.OrderRefunded, db.PaymentRefunded, &amount, &now
+	if _, err := tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "refund_amount", "refunded_at").
+		Set("updated_at = now()").Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", amount, o.AccountID); err != nil {
+		return err
+	}
+	if o.CustomerID != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE customers SET total_spent = total_spent - ? WHERE id = ?", amount, *o.CustomerID); err != nil {
+			return err
+		}
+	}
+	return r.recordEvent(ctx, tx, o, EventOrderRefunded)
+}
+
+// changeDispute records a dispute's state: order.disputed when it opens,
+// order.dispute_closed when it is won or lost.
+func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *processor.Dispute) error {
+	if d == nil || (o.DisputeStatus != nil && *o.DisputeStatus == d.Status) {
+		return nil
+	}
+	opened := o.DisputeStatus == nil
+	o.DisputeStatus = &d.Status
+	if _, err := tx.NewUpdate().Model(o).WherePK().Column("dispute_status").Set("updated_at = now()").Exec(ctx); err != nil {
+		return err
+	}
+	switch {
+	case d.Status == processor.DisputeWon || d.Status == processor.DisputeLost:
+		if opened {
+			if err := r.recordEvent(ctx, tx, o, EventOrderDisputed); err != nil {
+				return err
+			}
+		}
+		return r.recordEvent(ctx, tx, o, EventOrderDisputeClosed)
+	case opened:
+		return r.recordEvent(ctx, tx, o, EventOrderDisputed)
+	}
+	return nil
+}
+
+// lockCallerOrder loads one of the caller's orders for update. Errors: not_found.
+func lockCallerOrder(ctx context.Context, tx db.Tx, accountID, id string) (*db.Order, error) {
+	o := new(db.Order)
+	err := tx.NewSelect().Model(o).Where("id = ?", id).Where("account_id = ?", accountID).For("UPDATE").Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	return o, err
+}
+
+// FulfillOrder delivers a paid order (CONTRACT §9): a generated order takes
+// 1..3 deliverables (access grant and buyer email); a webhook order takes
+// none and is only marked fulfilled. An already fulfilled order is returned
+// unchanged (body ignored, no second email). Errors: not_found,
+// invalid_transition (current_status, allowed_statuses), validation_error.
+func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.FulfillInput) (*model.Order, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var v listingFields
+	if in.Note != nil && len([]rune(*in.Note)) > 1000 {
+		v.f.Add("note", "note must be at most 1000 characters")
+	}
+	if len(in.Deliverables) > maxDeliverables {
+		v.f.Add("deliverables", "an order takes at most 3 deliverables")
+	}
+	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
+	if err := v.f.Err(); err != nil {
+		return nil, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		o, err := lockCallerOrder(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		switch o.Status {
+		case db.OrderFulfilled:
+			return nil
+		case db.OrderPaid:
+		default:
+			return problem.Newf(problem.InvalidTransition, "The order is %s; only a paid order can be fulfilled.", o.Status).
+				With("current_status", o.Status).With("allowed_statuses", []string{db.OrderPaid})
+		}
+		now := r.Now().UTC()
+		switch o.ContentType {
+		case "webhook":
+			if len(ds) > 0 {
+				return problem.Validation("deliverables", "a webhook order was delivered by your system: fulfill it without deliverables")
+			}
+			o.Status, o.FulfilledAt = db.OrderFulfilled, &now
+			if err := r.recordEvent(ctx, tx, o, EventOrderFulfilled); err != nil {
+				return err
+			}
+		default: // generated (or a static order paid before its content existed)
+			if len(ds) == 0 && len(o.Deliverables) == 0 {
+				return problem.Validation("deliverables", "give 1 to 3 deliverables to deliver to the buyer")
+			}
+			for _, c := range ds {
+				d := db.OrderDeliverable{ID: db.NewID("del"), Type: c.typ}
+				if c.typ == "file" {
+					f, key, err := r.claimFile(ctx, tx, p.AccountID, c.token, "deliverable", c.param+".token",
+						func(*db.File) string { return privatePrefix + "orders/" + o.ID + "/" + d.ID })
+					if err != nil {
+						return err
+					}
+					d.FileKey, d.FileName, d.FileSize, d.FileContentType = &key, &f.Filename, &f.Size, &f.ContentType
+				} else {
+					val := c.value
+					d.Value = &val
+				}
+				o.Deliverables = append(o.Deliverables, d)
+			}
+			if err := r.deliver(ctx, tx, o, now); err != nil {
+				return err
+			}
+		}
+		_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "fulfilled_at", "deliverables").Set("updated_at = now()").Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Order(ctx, id)
+}
+
+// RefundOrder refunds a paid or fulfilled order through the processor (fee
+// refunded, transfer reversed). The order shows refunded at once;
+// payment_status, refund_amount and refunded_at follow when the processor
+// confirms (order.refunded). Refunding a refunded order returns it as is.
+// Errors: not_found, refund_not_allowed, missing_payment_intent,
+// missing_processor_connection.
+func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var req *processor.RefundRequest
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		o, err := lockCallerOrder(ctx, tx, p.AccountID, id)
+		if err != nil {
+			return err
+		}
+		switch {
+		case o.Status == db.OrderRefunded && (o.PaymentStatus != db.PaymentPaid || r.Processor.Name() == processor.Sandbox):
+			return nil
+		case o.Status == db.OrderRefunded:
+			// Not confirmed yet: ask again (the processor's refund is
+			// idempotent per order), so a failed call can be retried.
+		case o.Status == db.OrderPaid, o.Status == db.OrderFulfilled:
+		default:
+			return problem.Newf(problem.RefundNotAllowed, "The order is %s; only a paid or fulfilled order can be refunded.", o.Status).
+				With("current_status", o.Status).With("allowed_statuses", []string{db.OrderPaid, db.OrderFulfilled})
+		}
+		if o.PaymentIntentID == nil {
+			return problem.New(problem.MissingPaymentIntent, "The order has no payment to refund.")
+		}
+		var procID *string
+		var status string
+		if err := tx.NewSelect().Table("accounts").Column("processor_account_id", "processor_status").
+			Where("id = ?", p.AccountID).Scan(ctx, &procID, &status); err != nil {
+			return err
+		}
+		if procID == nil || status != db.ProcessorConnected {
+			return problem.New(problem.MissingProcessorConnection, "Connect the payment processor again to refund.")
+		}
+		if o.Status != db.OrderRefunded {
+			if _, err := tx.NewUpdate().Model(o).WherePK().Set("status = ?", db.OrderRefunded).Set("updated_at = now()").Exec(ctx); err != nil {
+				return err
+			}
+		} else {
+			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount}
+			return nil
+		}
+		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount}
+		if r.Processor.Name() == processor.Sandbox {
+			// The sandbox confirms refunds itself, about a second later.
+			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},
+				&river.InsertOpts{ScheduledAt: r.Now().Add(time.Second)})
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if req != nil {
+		if err := r.Processor.Refund(ctx, *req); err != nil {
+			return nil, fmt.Errorf("processor refund: %w", err)
+		}
+	}
+	return r.Order(ctx, id)
+}
+
+// Order returns one of the caller's orders in full. Errors: not_found.
+func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !db.ValidID("ord", id) {
+		return nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	o := new(db.Order)
+	err = r.DB.NewSelect().Model(o).Where("id = ?", id).Where("account_id = ?", p.AccountID).Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return toOrderModel(o), nil
+}
+
+func orderReadiness(o *db.Order) *model.OrderReadiness {
+	r := &model.OrderReadiness{Actions: []*model.Action{}}
+	if o.Status == db.OrderPaid {
+		a := apiAction(ActFulfillOrder, prioritySuggested, "The order is paid and waits for your system to fulfill it.",
+			"POST", "/v1/orders/"+o.ID+"/fulfill", map[string]any{"deliverables": []any{}})
+		r.Actions = append(r.Actions, a)
+		r.Next = &a.Code
+	}
+	return r
+}
+
+func toOrderModel(o *db.Order) *model.Order {
+	m := &model.Order{AccountID: o.AccountID, Object: "order", ID: o.ID, ListingID: o.ListingID, ListingSlug: o.ListingSlug, CustomerID: o.CustomerID,
+		BuyerEmail: o.BuyerEmail, Amount: o.Amount, Currency: o.Currency, PlatformFee: o.PlatformFee, NetAmount: o.NetAmount,
+		ContentType: o.ContentType, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentIntentID: o.PaymentIntentID,
+		CheckoutData: o.CheckoutData, ListingSnapshot: o.ListingSnapshot, SellerSnapshot: o.SellerSnapshot,
+		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: o.DisputeStatus,
+		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
+		FulfilledAt: utc(o.FulfilledAt), CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
+		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o)}
+	if m.CheckoutData == nil {
+		m.CheckoutData = map[string]any{}
+	}
+	for i, d := range o.Deliverables {
+		md := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: d.Type, CreatedAt: o.CreatedAt.UTC()}
+		if d.Type == "file" {
+			md.File = &model.DeliverableFile{Name: deref(d.FileName, "")}
+			if d.FileSize != nil {
+				md.File.Size = *d.FileSize
+			}
+			md.File.ContentType = deref(d.FileContentType, "")
+		} else {
+			md.Value = d.Value
+		}
+		m.Deliverables[i] = md
+	}
+	return m
+}
+
+// SandboxRefundArgs confirms a sandbox refund, as the processor would.
+type SandboxRefundArgs struct {
+	OrderID string `json:"order_id"`
+}
+
+// Kind names the job.
+func (SandboxRefundArgs) Kind() string { return "sandbox_refund_confirm" }

@@ -1,0 +1,514 @@
+package resolvers
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"commerce/currency"
+	"commerce/db"
+	"commerce/problem"
+	"commerce/processor"
+	"commerce/processor/sandbox"
+	"commerce/storage"
+)
+
+// The buyer's side: product page, checkout, thank-you and download pages.
+// Pages render what these return; the rules live here.
+
+// ErrGone: the page existed and is gone (deleted or paused listing, revoked
+// access grant): 410.
+var ErrGone = errors.New("gone")
+
+// ProductPage is what the product page shows.
+type ProductPage struct {
+	ListingID       string
+	Title           string
+	Description     string
+	Slug            string
+	PriceText       string
+	Currency        string // uppercase
+	CoverURL        string
+	CoverBlur       bool
+	StoreName       string
+	StoreURL        string
+	Fields          []db.CheckoutField
+	GAMeasurementID string
+	UTMSource       string
+	UTMMedium       string
+	UTMCampaign     string
+	// Available: published, and the seller can take payments.
+	Available bool
+}
+
+type saleListing struct {
+	l        db.Listing
+	acc      db.Account
+}
+
+// saleListingBySlug loads a listing by slug with its seller. Errors:
+// not_found (no such slug, or a draft), ErrGone (deleted, or paused / the
+// seller's account deleted).
+func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*saleListing, error) {
+	var s saleListing
+	err := r.DB.NewSelect().Model(&s.l).Where("slug = ?", strings.ToLower(slugValue)).Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No product %q.", slugValue)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.l.Status == db.ListingDraft && s.l.DeletedAt == nil {
+		return nil, problem.NotFoundf("No product %q.", slugValue)
+	}
+	if err := r.DB.NewSelect().Model(&s.acc).Where("id = ?", s.l.AccountID).Scan(ctx); err != nil {
+		return nil, err
+	}
+	if s.l.DeletedAt != nil || s.l.Status != db.ListingPublished || s.acc.DeletedAt != nil {
+		return &s, ErrGone
+	}
+	return &s, nil
+}
+
+func (s *saleListing) sellable() bool {
+	return s.l.Status == db.ListingPublished && s.acc.ProcessorStatus == db.ProcessorConnected &&
+		s.acc.ChargesEnabled && s.acc.BillingStatus != "unpaid" && s.acc.Currency != nil && s.acc.ProcessorAccountID != nil
+}
+
+// ProductPageBySlug returns the product page of a published listing.
+// Errors: not_found, ErrGone (with the page still filled for a paused one).
+func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*ProductPage, error) {
+	s, err := r.saleListingBySlug(ctx, slugValue)
+	if s == nil {
+		return nil, err
+	}
+	cur := ""
+	if s.acc.Currency != nil {
+		cur = *s.acc.Currency
+	}
+	p := &ProductPage{ListingID: s.l.ID, Title: s.l.Title, Description: deref(s.l.Description, ""), Slug: s.l.Slug,
+		PriceText: currency.Format(s.l.Price, cur), Currency: strings.ToUpper(cur), StoreName: deref(s.acc.DisplayName, "commerce"),
+		Fields: s.l.CheckoutSchema, GAMeasurementID: deref(s.acc.GAMeasurementID, ""),
+		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
+		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && s.sellable()}
+	if s.acc.Slug != nil {
+		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
+	}
+	if s.l.CoverKey != nil {
+		p.CoverURL = r.MediaURL(*s.l.CoverKey)
+		switch s.l.CoverBlur {
+		case "true":
+			p.CoverBlur = true
+		case "auto":
+			// Blurred when the cover image is also something the buyer pays for.
+			ok, _ := r.DB.NewSelect().Table("deliverables").Where("listing_id = ?", s.l.ID).
+				Where("type = 'file'").Where("file_content_type LIKE 'image/%'").Exists(ctx)
+			p.CoverBlur = ok
+		}
+	}
+	return p, err
+}
+
+// CheckoutOutcome is the result of a checkout form post: where to send the
+// buyer, or the form's errors by field name.
+type CheckoutOutcome struct {
+	RedirectURL string
+	Errors      map[string]string
+	Values      url.Values
+}
+
+// StartCheckout validates a product page's form, creates the pending order
+// with its listing and seller snapshots, and the processor's checkout.
+// Errors: not_found, ErrGone; form errors come back in the outcome.
+func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url.Values) (*CheckoutOutcome, error) {
+	s, err := r.saleListingBySlug(ctx, slugValue)
+	if err != nil {
+		return nil, err
+	}
+	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form}
+	if !s.sellable() {
+		out.Errors["form"] = "This product cannot be bought right now."
+		return out, nil
+	}
+	email, eerr := NormalizeEmail(form.Get("email"))
+	if eerr != nil {
+		out.Errors["email"] = "Enter the email address the download link should go to."
+	}
+	data := map[string]any{}
+	for _, f := range s.l.CheckoutSchema {
+		v := strings.TrimSpace(form.Get(f.Key))
+		switch f.Kind {
+		case "address":
+			parts := map[string]any{}
+			for _, part := range []string{"line1", "line2", "city", "postal_code", "state", "country"} {
+				pv := strings.TrimSpace(form.Get(f.Key + "." + part))
+				if utf8.RuneCountInString(pv) > 200 {
+					out.Errors[f.Key+"."+part] = "At most 200 characters."
+				}
+				if pv != "" {
+					parts[part] = pv
+				}
+			}
+			if f.Required && (parts["line1"] == nil || parts["city"] == nil || parts["country"] == nil) {
+				out.Errors[f.Key] = f.Label + ": street, city and country are required."
+			}
+			if len(parts) > 0 {
+				data[f.Key] = parts
+			}
+			continue
+		case "select":
+			if v != "" && !contains(f.Options, v) {
+				out.Errors[f.Key] = f.Label + ": choose one of the options."
+			}
+		case "date":
+			if v != "" {
+				if _, err := time.Parse("2006-01-02", v); err != nil {
+					out.Errors[f.Key] = f.Label + ": a date such as 2026-12-31."
+				}
+			}
+		default:
+			if utf8.RuneCountInString(v) > 500 {
+				out.Errors[f.Key] = f.Label + ": at most 500 characters."
+			}
+		}
+		if v == "" && f.Required {
+			out.Errors[f.Key] = f.Label + " is required."
+		}
+		if v != "" {
+			data[f.Key] = v
+		}
+	}
+	if len(out.Errors) > 0 {
+		return out, nil
+	}
+	o, err := r.createPendingOrder(ctx, s, email, data)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
+		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
+		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug})
+	if err != nil {
+		return nil, fmt.Errorf("create checkout: %w", err)
+	}
+	if _, err := r.DB.NewUpdate().Model(o).WherePK().Set("checkout_session_id = ?", cs.ID).Exec(ctx); err != nil {
+		return nil, err
+	}
+	out.RedirectURL = cs.URL
+	return out, nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Resolver) thankYouURL(o *db.Order) string {
+	return r.BaseURL + "/p/" + o.ListingSlug + "/thank-you?order=" + o.ID + "&token=" + o.ViewToken
+}
+
+func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email string, data map[string]any) (*db.Order, error) {
+	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
+		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
+		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
+		"deliverables_count": s.l.DeliverablesCount})
+	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
+		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": planFeeRate(s.acc.Plan)})
+	contentType := s.l.ExternalDelivery
+	if s.l.DeliverablesCount > 0 {
+		contentType = "static"
+	}
+	fee := PlatformFee(s.l.Price, s.acc.Plan)
+	var vt [18]byte
+	_, _ = rand.Read(vt[:])
+	o := &db.Order{ID: db.NewID("ord"), AccountID: s.acc.ID, ListingID: s.l.ID, ListingSlug: s.l.Slug, BuyerEmail: email,
+		Amount: s.l.Price, Currency: strings.ToUpper(*s.acc.Currency), PlatformFee: fee, NetAmount: s.l.Price - fee,
+		ContentType: contentType, Status: db.OrderPending, PaymentStatus: db.PaymentUnpaid, CheckoutData: data,
+		ListingSnapshot: listingSnap, SellerSnapshot: sellerSnap, Deliverables: []db.OrderDeliverable{},
+		HasDeliverables: contentType == "static", ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
+	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
+	}
+	return o, nil
+}
+
+func planFeeRate(plan string) string {
+	if p, ok := PlanByID(plan); ok {
+		return p.FeeRate
+	}
+	return ""
+}
+
+func base32(b []byte) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	var sb strings.Builder
+	for _, c := range b {
+		sb.WriteByte(alphabet[c%32])
+	}
+	return sb.String()
+}
+
+// ThankYouPage is what the thank-you page shows.
+type ThankYouPage struct {
+	OrderID         string
+	Title           string
+	Status          string
+	PriceText       string
+	Slug            string
+	GAMeasurementID string
+	// TrackPurchase: render the analytics purchase event (once per order).
+	TrackPurchase bool
+	Value         string // major units
+	Currency      string
+}
+
+// ThankYou returns the thank-you page of an order, checked by its view
+// token. The analytics purchase event is rendered the first time the paid
+// order is shown, and never again. Errors: not_found.
+func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token string) (*ThankYouPage, error) {
+	o := new(db.Order)
+	err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("listing_slug = ?", slugValue).Scan(ctx)
+	if err != nil || subtle.ConstantTimeCompare([]byte(o.ViewToken), []byte(token)) != 1 {
+		return nil, problem.NotFoundf("No such order.")
+	}
+	var snap struct {
+		Title string `json:"title"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	var ga *string
+	_ = r.DB.NewSelect().Table("accounts").Column("ga_measurement_id").Where("id = ?", o.AccountID).Scan(ctx, &ga)
+	p := &ThankYouPage{OrderID: o.ID, Title: snap.Title, Status: o.Status, PriceText: currency.Format(o.Amount, o.Currency),
+		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency)}
+	if p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
+		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
+		if err == nil {
+			n, _ := res.RowsAffected()
+			p.TrackPurchase = n == 1
+		}
+	}
+	return p, nil
+}
+
+// majorUnits renders an amount in major units: 1999 USD → "19.99", 1500 JPY → "1500".
+func majorUnits(amount int64, code string) string {
+	c, ok := currency.Lookup(code)
+	if !ok || c.Exponent == 0 {
+		return strconv.FormatInt(amount, 10)
+	}
+	div := int64(1)
+	for range c.Exponent {
+		div *= 10
+	}
+	return fmt.Sprintf("%d.%0*d", amount/div, c.Exponent, amount%div)
+}
+
+// DownloadPage is the buyer's download page.
+type DownloadPage struct {
+	Token        string
+	Title        string
+	StoreName    string
+	Deliverables []DownloadItem
+}
+
+// DownloadItem is one deliverable on the download page.
+type DownloadItem struct {
+	ID   string
+	Type string
+	Name string
+	Text string
+}
+
+// grantOrder finds the order of an access grant token. Errors: not_found,
+// ErrGone (revoked).
+func (r *Resolver) grantOrder(ctx context.Context, token string) (*db.Order, error) {
+	h := sha256.Sum256([]byte(token))
+	var orderID string
+	var revoked *time.Time
+	err := r.DB.NewSelect().Table("access_grants").Column("order_id", "revoked_at").Where("token_hash = ?", h[:]).
+		Scan(ctx, &orderID, &revoked)
+	if err != nil {
+		return nil, problem.NotFoundf("This download link is not valid.")
+	}
+	if revoked != nil {
+		return nil, ErrGone
+	}
+	o := new(db.Order)
+	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Download returns the download page of an access grant. Errors: not_found,
+// ErrGone.
+func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, error) {
+	o, err := r.grantOrder(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	var snap struct {
+		Title string `json:"title"`
+	}
+	var seller struct {
+		DisplayName *string `json:"display_name"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	_ = json.Unmarshal(o.SellerSnapshot, &seller)
+	p := &DownloadPage{Token: token, Title: snap.Title, StoreName: deref(seller.DisplayName, "")}
+	for _, d := range o.Deliverables {
+		it := DownloadItem{ID: d.ID, Type: d.Type, Name: deref(d.FileName, "")}
+		switch d.Type {
+		case "text":
+			it.Text = deref(d.Value, "")
+		case "url":
+			it.Name = deref(d.Value, "")
+		}
+		p.Deliverables = append(p.Deliverables, it)
+	}
+	return p, nil
+}
+
+// DownloadItemContent is one deliverable to hand over: a file to stream, a
+// URL to redirect to, or text to render.
+type DownloadItemContent struct {
+	Type     string
+	URL      string
+	Text     string
+	Name     string
+	Body     io.ReadCloser
+	Size     int64
+	MimeType string
+}
+
+// DownloadDeliverable opens one deliverable of an access grant. Errors:
+// not_found, ErrGone.
+func (r *Resolver) DownloadDeliverable(ctx context.Context, token, deliverableID string) (*DownloadItemContent, error) {
+	o, err := r.grantOrder(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range o.Deliverables {
+		if d.ID != deliverableID {
+			continue
+		}
+		switch d.Type {
+		case "url":
+			return &DownloadItemContent{Type: "url", URL: deref(d.Value, "")}, nil
+		case "text":
+			return &DownloadItemContent{Type: "text", Text: deref(d.Value, "")}, nil
+		}
+		rc, attrs, err := r.Storage.Reader(ctx, deref(d.FileKey, ""))
+		if errors.Is(err, storage.ErrNotExist) {
+			return nil, ErrGone // the listing was deleted, and its files with it
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &DownloadItemContent{Type: "file", Body: rc, Size: attrs.Size, MimeType: deref(d.FileContentType, attrs.ContentType),
+			Name: deref(d.FileName, "download")}, nil
+	}
+	return nil, problem.NotFoundf("No such deliverable.")
+}
+
+// SandboxCheckout is what the sandbox checkout page shows.
+type SandboxCheckout struct {
+	SessionID string
+	Title     string
+	PriceText string
+	Email     string
+	Status    string
+}
+
+func (r *Resolver) sandboxOrder(ctx context.Context, sessionID string) (*db.Order, error) {
+	orderID, ok := sandbox.SessionOrderID(sessionID)
+	if !ok || r.Processor.Name() != processor.Sandbox {
+		return nil, problem.NotFoundf("No sandbox checkout %q.", sessionID)
+	}
+	o := new(db.Order)
+	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("checkout_session_id = ?", sessionID).Scan(ctx); err != nil {
+		return nil, problem.NotFoundf("No sandbox checkout %q.", sessionID)
+	}
+	return o, nil
+}
+
+// SandboxCheckoutPage returns the sandbox checkout of a session. Errors: not_found.
+func (r *Resolver) SandboxCheckoutPage(ctx context.Context, sessionID string) (*SandboxCheckout, error) {
+	o, err := r.sandboxOrder(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var snap struct {
+		Title string `json:"title"`
+	}
+	_ = json.Unmarshal(o.ListingSnapshot, &snap)
+	return &SandboxCheckout{SessionID: sessionID, Title: snap.Title, PriceText: currency.Format(o.Amount, o.Currency),
+		Email: o.BuyerEmail, Status: o.Status}, nil
+}
+
+// CompleteSandboxCheckout plays a checkout outcome through the processor
+// event path: paid → the thank-you page; failed or canceled → the product
+// page. Errors: not_found, validation_error (outcome).
+func (r *Resolver) CompleteSandboxCheckout(ctx context.Context, sessionID, outcome string) (string, error) {
+	o, err := r.sandboxOrder(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	var ev processor.Event
+	switch outcome {
+	case "paid":
+		ev = sandbox.PaymentSucceeded(o.ID, o.Amount, strings.ToLower(o.Currency))
+	case "failed":
+		ev = sandbox.PaymentFailed(o.ID)
+	case "canceled":
+		ev = sandbox.CheckoutCanceled(o.ID)
+	default:
+		return "", problem.Validation("outcome", "outcome must be paid, failed or canceled")
+	}
+	if err := r.ApplyProcessorEvent(ctx, ev); err != nil {
+		return "", err
+	}
+	if outcome == "paid" {
+		return r.thankYouURL(o), nil
+	}
+	return r.BaseURL + "/p/" + o.ListingSlug, nil
+}
+
+// SandboxDispute plays a dispute outcome (open, under_review, won, lost) on
+// a paid sandbox order. Errors: not_found, validation_error (outcome).
+func (r *Resolver) SandboxDispute(ctx context.Context, orderID, outcome string) error {
+	if r.Processor.Name() != processor.Sandbox {
+		return problem.NotFoundf("No sandbox here.")
+	}
+	o := new(db.Order)
+	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Scan(ctx); err != nil || o.PaymentIntentID == nil {
+		return problem.NotFoundf("No paid order %q.", orderID)
+	}
+	switch outcome {
+	case "open", "under_review", "won", "lost":
+	default:
+		return problem.Validation("outcome", "outcome must be open, under_review, won or lost")
+	}
+	return r.ApplyProcessorEvent(ctx, sandbox.DisputeChanged(o.ID, *o.PaymentIntentID, outcome))
+}
+
+// PurchaseID is the order id when the page renders the purchase event.
+func (p *ThankYouPage) PurchaseID() string {
+	if p.TrackPurchase {
+		return p.OrderID
+	}
+	return ""
+}

@@ -1,0 +1,114 @@
+package rest
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"commerce/graph/model"
+	"commerce/problem"
+)
+
+// timeParam reads an RFC 3339 query parameter. Errors: validation_error.
+func timeParam(r *http.Request, name string) (*time.Time, error) {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, q.Get(name))
+	if err != nil {
+		return nil, problem.Validation(name, name+" must be an RFC 3339 date-time such as 2026-11-22T09:30:00Z")
+	}
+	return &t, nil
+}
+
+func strParam(r *http.Request, name string) *string {
+	q := r.URL.Query()
+	if !q.Has(name) {
+		return nil
+	}
+	v := q.Get(name)
+	return &v
+}
+
+func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
+	lp, err := listParams(r)
+	if err != nil {
+		return err
+	}
+	f := model.OrderFilter{Status: strParam(r, "status"), ListingID: strParam(r, "listing"), BuyerEmail: strParam(r, "buyer_email")}
+	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
+		return err
+	}
+	if f.CreatedBefore, err = timeParam(r, "created_before"); err != nil {
+		return err
+	}
+	out, err := a.Resolver.Orders(r.Context(), lp.Limit, lp.Cursor, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) getOrder(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.Resolver.Order(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) fulfillOrder(w http.ResponseWriter, r *http.Request) error {
+	var in model.FulfillInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := a.Resolver.FulfillOrder(r.Context(), chi.URLParam(r, "id"), in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) refundOrder(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.Resolver.RefundOrder(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) listCustomers(w http.ResponseWriter, r *http.Request) error {
+	lp, err := listParams(r)
+	if err != nil {
+		return err
+	}
+	after, err := timeParam(r, "created_after")
+	if err != nil {
+		return err
+	}
+	before, err := timeParam(r, "created_before")
+	if err != nil {
+		return err
+	}
+	out, err := a.Resolver.Customers(r.Context(), lp.Limit, lp.Cursor, strParam(r, "email"), after, before)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) getCustomer(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.Resolver.Customer(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
