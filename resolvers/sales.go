@@ -52,8 +52,8 @@ type ProductPage struct {
 }
 
 type saleListing struct {
-	l        db.Listing
-	acc      db.Account
+	l   db.Listing
+	acc db.Account
 }
 
 // saleListingBySlug loads a listing by slug with its seller. Errors:
