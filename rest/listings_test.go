@@ -127,8 +127,20 @@ func TestUploads(t *testing.T) {
 	p = requireProblem(t, env, upload(t, env, acc.Key, "poster", "c.png", "", pngBytes, true), 422, "validation_error")
 	require.Equal(t, "purpose", p["param"])
 	requireProblem(t, env, env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: acc.Key, Body: map[string]any{"file": "x"}}), 400, "invalid_request")
-	// Only the two accepted uploads are stored.
-	require.Len(t, storedFiles(t, env), 2, "%v", storedFiles(t, env))
+	// Only the two accepted uploads are recorded, and stored.
+	var tokens []string
+	rows, err := env.Server.DB.Pool.Query(context.Background(), "SELECT token FROM files WHERE account_id = $1", acc.ID)
+	require.NoError(t, err)
+	for rows.Next() {
+		var tok string
+		require.NoError(t, rows.Scan(&tok))
+		tokens = append(tokens, tok)
+	}
+	rows.Close()
+	require.Len(t, tokens, 2)
+	for _, tok := range tokens {
+		require.FileExists(t, filepath.Join(storageDir(env), "uploads", tok))
+	}
 }
 
 func TestListingLifecycle(t *testing.T) {
@@ -229,8 +241,7 @@ func TestListingLifecycle(t *testing.T) {
 	p = requireProblem(t, env, env.Get("/v1/listings?status=archived", acc.Key), 422, "validation_error")
 	require.Equal(t, "status", p["param"])
 
-	// Delete: stored content goes (after the commit, by a job), the listing is gone.
-	require.NotEmpty(t, storedFiles(t, env))
+	// Delete: the listing is gone.
 	require.Equal(t, 204, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + id, Key: acc.Key}).Status)
 	requireProblem(t, env, env.Get("/v1/listings/"+id, acc.Key), 404, "not_found")
 	require.Equal(t, 1.0, env.Get("/v1/account", acc.Key).JSON(t)["stats"].(map[string]any)["total_listings"])
@@ -247,14 +258,23 @@ func TestDeleteListingRemovesFiles(t *testing.T) {
 		"deliverables": []any{map[string]any{"type": "file", "token": doc}}})
 	require.Equal(t, 201, r.Status, "%s", r.Body)
 	id := r.JSON(t)["id"].(string)
+	mine := func() []string {
+		var out []string
+		for _, f := range storedFiles(t, env) {
+			if strings.Contains(f, id) || strings.Contains(f, cover) || strings.Contains(f, doc) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
 	// Attached: the uploads are gone, the permanent copies are there.
 	require.Eventually(t, func() bool {
-		files := storedFiles(t, env)
+		files := mine()
 		return len(files) == 2 && !strings.Contains(strings.Join(files, " "), "uploads")
-	}, 10*time.Second, 50*time.Millisecond, "%v", storedFiles(t, env))
+	}, 10*time.Second, 50*time.Millisecond, "%v", mine())
 
 	require.Equal(t, 204, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + id, Key: acc.Key}).Status)
-	require.Eventually(t, func() bool { return len(storedFiles(t, env)) == 0 }, 10*time.Second, 50*time.Millisecond, "%v", storedFiles(t, env))
+	require.Eventually(t, func() bool { return len(mine()) == 0 }, 10*time.Second, 50*time.Millisecond, "%v", mine())
 }
 
 func TestDeliverables(t *testing.T) {

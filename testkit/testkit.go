@@ -27,6 +27,8 @@ var (
 	DatabaseURL string
 	// RedisURL is the Redis of the run.
 	RedisURL string
+	// StorageDir is the package's file store (FILE_STORAGE_URL).
+	StorageDir string
 )
 
 // Main is TestMain for a package that needs PostgreSQL and Redis: it creates
@@ -71,6 +73,15 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "FAIL: migrate:", err)
 		return 1
 	}
+	// One file store per package, like the database: a background job of
+	// one test's service may run on another's workers.
+	dir, err := os.MkdirTemp("", "commerce-test-files-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: storage directory:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	StorageDir = dir
 	return m.Run()
 }
 
@@ -84,7 +95,7 @@ func Config(t testing.TB) config.Config {
 	env := map[string]string{
 		"DATABASE_URL": DatabaseURL, "REDIS_URL": RedisURL, "LOG_FORMAT": "text",
 		"LOG_LEVEL": "error", "PROCESSOR": "sandbox", "ALLOW_PRIVATE_TARGETS": "true",
-		"FILE_STORAGE_URL": "file://" + t.TempDir(),
+		"FILE_STORAGE_URL": "file://" + StorageDir,
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
