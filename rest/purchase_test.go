@@ -441,3 +441,45 @@ func TestStripePurchase(t *testing.T) {
 	require.Equal(t, "needs_response", env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)["dispute_status"])
 	require.Equal(t, []string{"order.paid", "order.fulfilled", "order.refunded", "order.disputed"}, eventTypes(t, env, orderID))
 }
+
+// Orders in a GraphQL connection resolve their listing and customer through
+// dataloaders: a constant number of queries whatever the page size; and
+// the GraphQL order equals the REST one.
+func TestGraphQLOrders(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	var ids []string
+	for i := 0; i < 3; i++ {
+		l := publishedListing(t, env, acc.Key, map[string]any{"title": fmt.Sprintf("GQL %d %s", i, testkit.Unique()), "price": 100 + i})
+		for j := 0; j < 2; j++ {
+			id := startCheckoutOnlyNoFields(t, env, l["slug"].(string), uniqueEmail("gql"))
+			require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, int64(100+i), "usd")))
+			ids = append(ids, id)
+		}
+	}
+	query := `query($n: Int) { viewer { orders(first: $n) { edges { node { id status amount listing { id title } customer { id email } } } pageInfo { hasNextPage } } } }`
+	cost := func(n int) int64 {
+		time.Sleep(50 * time.Millisecond)
+		before := env.Server.DB.Queries()
+		res := gql(t, env, acc.Key, query, map[string]any{"n": n})
+		require.Empty(t, res.Errors)
+		require.Contains(t, string(res.Data), `"customer":{"id":"cus_`)
+		return env.Server.DB.Queries() - before
+	}
+	require.Equal(t, cost(2), cost(6), "queries do not grow with the page")
+
+	res := gql(t, env, acc.Key, `query($id: ID!) { order(id: $id) { id status paymentStatus contentType amount platformFee netAmount currency buyerEmail } }`, map[string]any{"id": ids[0]})
+	require.Empty(t, res.Errors)
+	rest := env.Get("/v1/orders/"+ids[0], acc.Key).JSON(t)
+	require.JSONEq(t, fmt.Sprintf(`{"order":{"id":%q,"status":%q,"paymentStatus":%q,"contentType":%q,"amount":%v,"platformFee":%v,"netAmount":%v,"currency":%q,"buyerEmail":%q}}`,
+		rest["id"], rest["status"], rest["payment_status"], rest["content_type"], rest["amount"], rest["platform_fee"], rest["net_amount"], rest["currency"], rest["buyer_email"]), string(res.Data))
+
+	res = gql(t, env, acc.Key, `mutation($id: ID!) { fulfillOrder(id: $id) { status } }`, map[string]any{"id": ids[0]})
+	require.Empty(t, res.Errors)
+	require.JSONEq(t, `{"fulfillOrder":{"status":"fulfilled"}}`, string(res.Data))
+	other := env.NewAccount()
+	res = gql(t, env, other.Key, `query($id: ID!) { order(id: $id) { id } }`, map[string]any{"id": ids[0]})
+	require.Equal(t, "not_found", res.Errors[0]["extensions"].(map[string]any)["code"])
+}
