@@ -45,6 +45,10 @@ type Config struct {
 	AllowPrivateTargets  bool
 	ExtraCAFile          string
 	WebhookRetrySchedule []time.Duration
+	// WebhookSecretsKey encrypts webhook signing secrets at rest (32 bytes,
+	// base64 in WEBHOOK_SECRETS_KEY). Empty: the service generates one and
+	// keeps it in the database (development).
+	WebhookSecretsKey string
 	LogLevel             slog.Level
 	LogFormat            string // "json" or "text"
 	TrustedProxies       []netip.Prefix
@@ -142,6 +146,7 @@ func Load(getenv func(string) string) (Config, error) {
 			return bad("EXTRA_CA_FILE", "must name a readable PEM file")
 		}
 	}
+	c.WebhookSecretsKey = getenv("WEBHOOK_SECRETS_KEY")
 	c.WebhookRetrySchedule = DefaultWebhookRetrySchedule
 	if v := getenv("WEBHOOK_RETRY_SCHEDULE"); v != "" {
 		var sched []time.Duration

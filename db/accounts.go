@@ -54,17 +54,37 @@ const (
 type WebhookEndpoint struct {
 	bun.BaseModel `bun:"table:webhook_endpoints"`
 
-	ID                  string    `bun:"id,pk"`
-	AccountID           string    `bun:"account_id"`
-	URL                 string    `bun:"url"`
-	Name                *string   `bun:"name"`
-	Events              []string  `bun:"events,array"`
-	Status              string    `bun:"status"`
-	DisabledReason      *string   `bun:"disabled_reason"`
-	ConsecutiveFailures int       `bun:"consecutive_failures"`
-	SecretCiphertext    []byte    `bun:"secret_ciphertext"`
-	CreatedAt           time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt           time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	ID                  string     `bun:"id,pk"`
+	AccountID           string     `bun:"account_id"`
+	URL                 string     `bun:"url"`
+	Name                *string    `bun:"name"`
+	Events              []string   `bun:"events,array"`
+	Status              string     `bun:"status"`
+	DisabledReason      *string    `bun:"disabled_reason"`
+	ConsecutiveFailures int        `bun:"consecutive_failures"`
+	SecretCiphertext    []byte     `bun:"secret_ciphertext"`
+	CreatedAt           time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt           time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	DeletedAt           *time.Time `bun:"deleted_at"`
+}
+
+// WebhookDelivery is a row of webhook_deliveries: one event to one endpoint.
+type WebhookDelivery struct {
+	bun.BaseModel `bun:"table:webhook_deliveries"`
+
+	Seq            int64      `bun:"seq,scanonly"`
+	EndpointID     string     `bun:"endpoint_id,pk"`
+	EventID        string     `bun:"event_id,pk"`
+	AccountID      string     `bun:"account_id"`
+	Type           string     `bun:"type"`
+	Status         string     `bun:"status"`
+	Attempts       int        `bun:"attempts"`
+	LastStatusCode *int       `bun:"last_status_code"`
+	LastError      *string    `bun:"last_error"`
+	NextAttemptAt  *time.Time `bun:"next_attempt_at"`
+	DeliveredAt    *time.Time `bun:"delivered_at"`
+	FailedAt       *time.Time `bun:"failed_at"`
+	CreatedAt      time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // BootstrapSession is a row of bootstrap_sessions.

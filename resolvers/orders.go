@@ -85,10 +85,10 @@ func (r *Resolver) recordEvent(ctx context.Context, tx db.Tx, o *db.Order, typ s
 		return err
 	}
 	ev := &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}
-	if _, err := tx.NewInsert().Model(ev).Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(ev).Returning("created_at").Exec(ctx); err != nil {
 		return fmt.Errorf("record %s: %w", typ, err)
 	}
-	return nil
+	return r.enqueueDeliveries(ctx, tx, ev)
 }
 
 // lockOrder loads an order for update: by id, or by payment intent.

@@ -17,6 +17,7 @@ import (
 	"commerce/processor"
 	"commerce/ratelimit"
 	"commerce/storage"
+	"commerce/webhooks"
 )
 
 // Resolver holds the dependencies of every use case.
@@ -44,6 +45,12 @@ type Resolver struct {
 	// AllowPrivateTargets lets user-given URLs be http and reach private
 	// addresses (ALLOW_PRIVATE_TARGETS).
 	AllowPrivateTargets bool
+	// Secrets seals webhook signing secrets at rest.
+	Secrets *webhooks.SecretBox
+	// RetrySchedule is the delay before each webhook retry.
+	RetrySchedule []time.Duration
+	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
+	WebhookHTTP *http.Client
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 

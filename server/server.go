@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -34,6 +35,7 @@ import (
 	"commerce/resolvers"
 	"commerce/rest"
 	"commerce/storage"
+	"commerce/webhooks"
 )
 
 // Version is the service version reported by /v1/ping.
@@ -104,6 +106,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
+	hookClient, err := netguard.NewClient(netguard.Options{AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile,
+		Timeout: 10 * time.Second, FollowRedirects: false, UserAgent: "commerce-webhooks/1"})
+	if err != nil {
+		return fail(err)
+	}
+	secrets, err := secretBox(ctx, cfg, d, log)
+	if err != nil {
+		return fail(err)
+	}
 	mailer, err := mail.NewWorker(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, d, log)
 	if err != nil {
 		return fail(err)
@@ -114,10 +125,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
 		SandboxMail: cfg.SMTPURL == "",
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
+		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){
 		mailer.Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookWorker{R: res}) },
 	}})
 	if err != nil {
 		return fail(err)
@@ -140,6 +153,33 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	s.stopBackground = cancel
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	return s, nil
+}
+
+// secretBox builds the sealer of webhook secrets from WEBHOOK_SECRETS_KEY,
+// or, when it is unset (development, tests), from a key the service
+// generates once and keeps in the database.
+func secretBox(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*webhooks.SecretBox, error) {
+	var key []byte
+	if cfg.WebhookSecretsKey != "" {
+		k, err := webhooks.ParseKey(cfg.WebhookSecretsKey)
+		if err != nil {
+			return nil, fmt.Errorf("WEBHOOK_SECRETS_KEY: %w", err)
+		}
+		key = k
+	} else {
+		fresh := make([]byte, 32)
+		if _, err := rand.Read(fresh); err != nil {
+			return nil, err
+		}
+		if _, err := d.Pool.Exec(ctx, `INSERT INTO service_keys (name, key) VALUES ('webhook_secrets', $1) ON CONFLICT (name) DO NOTHING`, fresh); err != nil {
+			return nil, fmt.Errorf("webhook secrets key: %w", err)
+		}
+		if err := d.Pool.QueryRow(ctx, `SELECT key FROM service_keys WHERE name = 'webhook_secrets'`).Scan(&key); err != nil {
+			return nil, fmt.Errorf("webhook secrets key: %w", err)
+		}
+		log.Debug("WEBHOOK_SECRETS_KEY is unset: webhook secrets are sealed with a key kept in the database; set it in production")
+	}
+	return webhooks.NewSecretBox(key)
 }
 
 // newProcessor builds the payment processor PROCESSOR names.

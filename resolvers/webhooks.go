@@ -1,0 +1,669 @@
+package resolvers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"commerce/db"
+	"commerce/graph/model"
+	"commerce/netguard"
+	"commerce/problem"
+	"commerce/webhooks"
+)
+
+// Outbound webhooks (CONTRACT §12): endpoints, one delivery record and one
+// River job per event and subscribed endpoint, written in the transaction
+// that records the event; the worker signs, posts, and schedules retries.
+
+// OrderEventTypes are the subscribable event types.
+var OrderEventTypes = []string{EventOrderPaid, EventOrderFulfilled, EventOrderRefunded, EventOrderDisputed, EventOrderDisputeClosed, EventOrderCanceled}
+
+// maxEndpoints bounds an account's webhook endpoints.
+const maxEndpoints = 16
+
+// DeliverArgs is the River job delivering one event to one endpoint.
+type DeliverArgs struct {
+	EndpointID string `json:"endpoint_id"`
+	EventID    string `json:"event_id"`
+	// Manual: a retry asked for by the seller, delivered whatever the
+	// endpoint's status; automatic attempts happen only while it is enabled.
+	Manual bool `json:"manual,omitempty"`
+}
+
+// Kind names the job.
+func (DeliverArgs) Kind() string { return "webhook_delivery" }
+
+// InsertOpts: one live job per endpoint and event.
+func (DeliverArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 25, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+		rivertype.JobStateRunning, rivertype.JobStateScheduled,
+	}}}
+}
+
+// enqueueDeliveries creates the delivery records and jobs of an event for
+// every enabled endpoint of the account subscribed to its type, in tx.
+func (r *Resolver) enqueueDeliveries(ctx context.Context, tx db.Tx, ev *db.Event) error {
+	var ids []string
+	if err := tx.NewSelect().Table("webhook_endpoints").Column("id").Where("account_id = ?", ev.AccountID).
+		Where("status = 'enabled'").Where("deleted_at IS NULL").Where("? = ANY(events)", ev.Type).Scan(ctx, &ids); err != nil {
+		return fmt.Errorf("find subscribed endpoints: %w", err)
+	}
+	return r.dispatch(ctx, tx, ev.AccountID, ev.ID, ev.Type, ids, false)
+}
+
+// dispatch (re)sets delivery records to pending and inserts their jobs.
+func (r *Resolver) dispatch(ctx context.Context, tx db.Tx, accountID, eventID, typ string, endpointIDs []string, manual bool) error {
+	if len(endpointIDs) == 0 {
+		return nil
+	}
+	params := make([]river.InsertManyParams, 0, len(endpointIDs))
+	for _, id := range endpointIDs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+			VALUES (?, ?, ?, ?, now())
+			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', attempts = 0, last_status_code = NULL,
+				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL`,
+			id, eventID, accountID, typ); err != nil {
+			return fmt.Errorf("record delivery: %w", err)
+		}
+		params = append(params, river.InsertManyParams{Args: DeliverArgs{EndpointID: id, EventID: eventID, Manual: manual}})
+	}
+	if _, err := r.Jobs.InsertManyTx(ctx, tx.River, params); err != nil {
+		return fmt.Errorf("enqueue deliveries: %w", err)
+	}
+	return nil
+}
+
+// WebhookWorker delivers one event to one endpoint per job.
+type WebhookWorker struct {
+	river.WorkerDefaults[DeliverArgs]
+	R *Resolver
+}
+
+// Timeout leaves room for the 10 s request and the bookkeeping.
+func (w *WebhookWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return 30 * time.Second }
+
+// Work makes one attempt and records it; a failure that may be retried
+// snoozes the job until the next attempt of the schedule.
+func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	r := w.R
+	a := job.Args
+	var (
+		ep    db.WebhookEndpoint
+		d     db.WebhookDelivery
+		ev    db.Event
+		found bool
+	)
+	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if err := tx.NewSelect().Model(&d).Where("endpoint_id = ?", a.EndpointID).Where("event_id = ?", a.EventID).Scan(ctx); err != nil {
+			return db.NotFound(err)
+		}
+		if err := tx.NewSelect().Model(&ep).Where("id = ?", a.EndpointID).Scan(ctx); err != nil {
+			return err
+		}
+		if err := tx.NewSelect().Model(&ev).Where("id = ?", a.EventID).Scan(ctx); err != nil {
+			return err
+		}
+		found = true
+		return nil
+	})
+	if errors.Is(err, db.ErrNotFound) || (err == nil && !found) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if d.Status != "pending" || ep.DeletedAt != nil || (ep.Status != "enabled" && !a.Manual) {
+		return nil // delivered, canceled, or waiting for the endpoint to be enabled
+	}
+	secret, err := r.Secrets.Open(ep.SecretCiphertext)
+	if err != nil {
+		return fmt.Errorf("open endpoint secret: %w", err)
+	}
+	body := eventBody(&ev)
+	at := webhooks.Deliver(ctx, r.WebhookHTTP, ep.URL, secret, ev.ID, body, r.Now())
+	return r.recordAttempt(ctx, &ep, &d, at)
+}
+
+// eventBody is the webhook body: the event as GET /v1/events shows it.
+func eventBody(ev *db.Event) []byte {
+	b, _ := json.Marshal(toEventModel(ev))
+	return b
+}
+
+func toEventModel(ev *db.Event) *model.Event {
+	return &model.Event{ID: ev.ID, Object: "event", Type: ev.Type, CreatedAt: ev.CreatedAt.UTC(),
+		ListingID: ev.ListingID, OrderID: ev.OrderID, Data: ev.Data}
+}
+
+// recordAttempt writes an attempt's outcome: delivered (the endpoint's
+// failure count resets), a retry scheduled (the job snoozes), or failed for
+// good (the endpoint's consecutive failures grow; the third disables it).
+func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d *db.WebhookDelivery, at webhooks.Attempt) error {
+	var code *int
+	if at.StatusCode != 0 {
+		c := at.StatusCode
+		code = &c
+	}
+	now := r.Now().UTC()
+	var snooze time.Duration
+	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if at.Success() {
+			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
+				last_status_code = ?, last_error = NULL, next_attempt_at = NULL, delivered_at = ?
+				WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`, code, now, d.EndpointID, d.EventID); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, "UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0", ep.ID)
+			return err
+		}
+		errText := at.ErrorText()
+		if delay, ok := webhooks.NextDelay(r.RetrySchedule, d.Attempts+1, at); ok {
+			snooze = delay
+			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?,
+				last_error = ?, next_attempt_at = ? WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`,
+				code, errText, now.Add(delay), d.EndpointID, d.EventID)
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
+			last_status_code = ?, last_error = ?, next_attempt_at = NULL, failed_at = ?
+			WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`, code, errText, now, d.EndpointID, d.EventID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1,
+			status = CASE WHEN consecutive_failures + 1 >= 3 THEN 'disabled' ELSE status END,
+			disabled_reason = CASE WHEN consecutive_failures + 1 >= 3 AND status = 'enabled' THEN 'consecutive_failures' ELSE disabled_reason END,
+			updated_at = now() WHERE id = ?`, ep.ID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if snooze > 0 {
+		return river.JobSnooze(snooze)
+	}
+	return nil
+}
+
+// validateWebhookURL: https (http only when private targets are allowed),
+// and a host that does not resolve to a forbidden address unless allowed.
+func (r *Resolver) validateWebhookURL(ctx context.Context, raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || len(raw) > maxURLLen {
+		return problem.Validation("url", "url must be an absolute https URL")
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && r.AllowPrivateTargets) {
+		return problem.Validation("url", "url must use https")
+	}
+	if r.AllowPrivateTargets {
+		return nil
+	}
+	host := u.Hostname()
+	var addrs []netip.Addr
+	if a, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{a}
+	} else {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		addrs, err = net.DefaultResolver.LookupNetIP(rctx, "ip", host)
+		if err != nil || len(addrs) == 0 {
+			return problem.Validation("url", "url's host name does not resolve")
+		}
+	}
+	for _, a := range addrs {
+		if netguard.IsForbidden(a) {
+			return problem.Validation("url", "url resolves to a private, loopback or link-local address")
+		}
+	}
+	return nil
+}
+
+func validEvents(in []string) ([]string, bool) {
+	if in == nil {
+		return slices.Clone(OrderEventTypes), true
+	}
+	out := []string{}
+	for _, e := range in {
+		if !slices.Contains(OrderEventTypes, e) {
+			return nil, false
+		}
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out, len(out) > 0
+}
+
+func toEndpointModel(e *db.WebhookEndpoint) *model.WebhookEndpoint {
+	return &model.WebhookEndpoint{Object: "webhook_endpoint", ID: e.ID, URL: e.URL, Name: e.Name, Events: e.Events,
+		Status: e.Status, DisabledReason: e.DisabledReason, ConsecutiveFailures: e.ConsecutiveFailures,
+		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
+}
+
+// CreateWebhook adds an endpoint; its signing secret is in the result, once.
+// Errors: validation_error (url, name, events), conflict (too many endpoints).
+func (r *Resolver) CreateWebhook(ctx context.Context, in model.CreateWebhookInput) (*model.CreatedWebhookEndpoint, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var f problem.Fields
+	if err := r.validateWebhookURL(ctx, in.URL); err != nil {
+		f.Add("url", problem.From(err).Detail)
+	}
+	if in.Name != nil && utf8.RuneCountInString(*in.Name) > 100 {
+		f.Add("name", "name must be at most 100 characters")
+	}
+	events, ok := validEvents(in.Events)
+	if !ok {
+		f.Add("events", "events must be a non-empty list of: "+strings.Join(OrderEventTypes, ", "))
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	secret := webhooks.NewSecret()
+	sealed, err := r.Secrets.Seal(secret)
+	if err != nil {
+		return nil, err
+	}
+	e := &db.WebhookEndpoint{ID: db.NewID("wh"), AccountID: p.AccountID, URL: in.URL, Name: in.Name, Events: events,
+		Status: "enabled", SecretCiphertext: sealed}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT 1 FROM accounts WHERE id = ? FOR UPDATE", p.AccountID); err != nil {
+			return err
+		}
+		n, err := tx.NewSelect().Table("webhook_endpoints").Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").Count(ctx)
+		if err != nil {
+			return err
+		}
+		if n >= maxEndpoints {
+			return problem.Newf(problem.Conflict, "An account has at most %d webhook endpoints.", maxEndpoints).
+				With("current_count", n).With("max_count", maxEndpoints)
+		}
+		_, err = tx.NewInsert().Model(e).Returning("created_at, updated_at").Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreatedWebhookEndpoint{WebhookEndpoint: *toEndpointModel(e), Secret: secret}, nil
+}
+
+// loadEndpoint finds a live endpoint of the caller. Errors: not_found.
+func (r *Resolver) loadEndpoint(ctx context.Context, idb bun.IDB, accountID, id string, lock bool) (*db.WebhookEndpoint, error) {
+	e := new(db.WebhookEndpoint)
+	q := idb.NewSelect().Model(e).Where("id = ?", id).Where("account_id = ?", accountID).Where("deleted_at IS NULL")
+	if lock {
+		q = q.For("UPDATE")
+	}
+	if err := db.NotFound(q.Scan(ctx)); err != nil {
+		if errors.Is(err, db.ErrNotFound) {
+			return nil, problem.NotFoundf("No webhook endpoint %q on this account.", id)
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// Webhook returns one endpoint (no secret). Errors: not_found.
+func (r *Resolver) Webhook(ctx context.Context, id string) (*model.WebhookEndpoint, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := r.loadEndpoint(ctx, r.DB, p.AccountID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return toEndpointModel(e), nil
+}
+
+// Webhooks lists the caller's endpoints, newest first.
+func (r *Resolver) Webhooks(ctx context.Context, limit *int, cursor *string) (*model.WebhookEndpointList, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := parsePage(limit, cursor, "wh")
+	if err != nil {
+		return nil, err
+	}
+	var rows []*db.WebhookEndpoint
+	q := r.DB.NewSelect().Model(&rows).Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").
+		OrderExpr("id DESC").Limit(int64(pg.limit + 1))
+	if pg.after != "" {
+		q = q.Where("id < ?", pg.after)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	rows, more, next := trim(rows, pg.limit, func(e *db.WebhookEndpoint) string { return e.ID })
+	out := &model.WebhookEndpointList{Object: "list", Data: make([]*model.WebhookEndpoint, len(rows)), HasMore: more, NextCursor: next}
+	for i, e := range rows {
+		out.Data[i] = toEndpointModel(e)
+	}
+	return out, nil
+}
+
+// UpdateWebhook changes the given fields; status enabled re-enables and
+// resets the failure count, disabled disables (reason manual). Errors:
+// not_found, validation_error.
+func (r *Resolver) UpdateWebhook(ctx context.Context, id string, in model.UpdateWebhookInput) (*model.WebhookEndpoint, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var f problem.Fields
+	if in.URL != nil {
+		if err := r.validateWebhookURL(ctx, *in.URL); err != nil {
+			f.Add("url", problem.From(err).Detail)
+		}
+	}
+	name, nameSet := in.Name.ValueOK()
+	if nameSet && name != nil && utf8.RuneCountInString(*name) > 100 {
+		f.Add("name", "name must be at most 100 characters")
+	}
+	var events []string
+	if in.Events != nil {
+		var ok bool
+		if events, ok = validEvents(in.Events); !ok {
+			f.Add("events", "events must be a non-empty list of: "+strings.Join(OrderEventTypes, ", "))
+		}
+	}
+	if in.Status != nil && *in.Status != "enabled" && *in.Status != "disabled" {
+		f.Add("status", `status must be "enabled" or "disabled"`)
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		e, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true)
+		if err != nil {
+			return err
+		}
+		q := tx.NewUpdate().Model(e).WherePK().Set("updated_at = now()")
+		if in.URL != nil {
+			q = q.Set("url = ?", *in.URL)
+		}
+		if nameSet {
+			q = q.Set("name = ?", name)
+		}
+		if events != nil {
+			q = q.Set("events = ?", pgArray(events))
+		}
+		if in.Status != nil {
+			if *in.Status == "enabled" {
+				q = q.Set("status = 'enabled', disabled_reason = NULL, consecutive_failures = 0")
+			} else if e.Status != "disabled" {
+				q = q.Set("status = 'disabled', disabled_reason = 'manual'")
+			}
+		}
+		_, err = q.Exec(ctx)
+		if err != nil || in.Status == nil || *in.Status != "enabled" || e.Status == "enabled" {
+			return err
+		}
+		// Re-enabled: deliveries that waited for it go out again.
+		var pending []string
+		if err := tx.NewSelect().Table("webhook_deliveries").Column("event_id").Where("endpoint_id = ?", e.ID).
+			Where("status = 'pending'").Scan(ctx, &pending); err != nil {
+			return err
+		}
+		params := make([]river.InsertManyParams, len(pending))
+		for i, evID := range pending {
+			params[i] = river.InsertManyParams{Args: DeliverArgs{EndpointID: e.ID, EventID: evID}}
+		}
+		if len(params) > 0 {
+			_, err = r.Jobs.InsertManyTx(ctx, tx.River, params)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Webhook(ctx, id)
+}
+
+func pgArray(s []string) any { return pgdialect.Array(s) }
+
+// DeleteWebhook deletes an endpoint and cancels its pending deliveries.
+// Errors: not_found.
+func (r *Resolver) DeleteWebhook(ctx context.Context, id string) (bool, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return false, err
+	}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		e, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(e).WherePK().Set("deleted_at = now(), status = 'disabled', updated_at = now()").Exec(ctx); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL
+			WHERE endpoint_id = ? AND status = 'pending'`, e.ID)
+		return err
+	})
+	return err == nil, err
+}
+
+func toDeliveryModel(d *db.WebhookDelivery) *model.WebhookEvent {
+	return &model.WebhookEvent{Object: "webhook_event", ID: d.EventID, WebhookID: d.EndpointID, Type: d.Type, Status: d.Status,
+		Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError, NextAttemptAt: utc(d.NextAttemptAt),
+		DeliveredAt: utc(d.DeliveredAt), FailedAt: utc(d.FailedAt), CreatedAt: d.CreatedAt.UTC()}
+}
+
+// WebhookEvents lists an endpoint's delivery records, newest first;
+// delivered filters delivered (true) or pending and failed (false).
+// Errors: not_found, validation_error.
+func (r *Resolver) WebhookEvents(ctx context.Context, id string, delivered *bool, limit *int, cursor *string) (*model.WebhookEventList, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.loadEndpoint(ctx, r.DB, p.AccountID, id, false); err != nil {
+		return nil, err
+	}
+	pg, err := parsePage(limit, cursor, "evt")
+	if err != nil {
+		return nil, err
+	}
+	var rows []*db.WebhookDelivery
+	q := r.DB.NewSelect().Model(&rows).Column("*").ColumnExpr("seq").Where("endpoint_id = ?", id).
+		Where("status <> 'canceled'").OrderExpr("seq DESC").Limit(int64(pg.limit + 1))
+	if pg.after != "" {
+		q = q.Where("seq < (SELECT seq FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?)", id, pg.after)
+	}
+	if delivered != nil {
+		if *delivered {
+			q = q.Where("status = 'delivered'")
+		} else {
+			q = q.Where("status IN ('pending', 'failed')")
+		}
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	rows, more, next := trim(rows, pg.limit, func(d *db.WebhookDelivery) string { return d.EventID })
+	out := &model.WebhookEventList{Object: "list", Data: make([]*model.WebhookEvent, len(rows)), HasMore: more, NextCursor: next}
+	for i, d := range rows {
+		out.Data[i] = toDeliveryModel(d)
+	}
+	return out, nil
+}
+
+// RetryWebhookEvent clears a record's attempts and outcome and dispatches it
+// at once, whatever the endpoint's status. Errors: not_found.
+func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*model.WebhookEvent, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var d db.WebhookDelivery
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if _, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true); err != nil {
+			return err
+		}
+		if err := tx.NewSelect().Model(&d).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).
+			Where("status <> 'canceled'").For("UPDATE").Scan(ctx); err != nil {
+			if errors.Is(db.NotFound(err), db.ErrNotFound) {
+				return problem.NotFoundf("No event %q for webhook endpoint %q.", eventID, id)
+			}
+			return err
+		}
+		return r.dispatch(ctx, tx, d.AccountID, d.EventID, d.Type, []string{id}, true)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.DB.NewSelect().Model(&d).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return toDeliveryModel(&d), nil
+}
+
+// TestWebhook delivers a webhook.test event synchronously and reports the
+// receiver's answer; nothing is stored. Errors: not_found.
+func (r *Resolver) TestWebhook(ctx context.Context, id string) (*model.WebhookTest, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e, err := r.loadEndpoint(ctx, r.DB, p.AccountID, id, false)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := r.Secrets.Open(e.SecretCiphertext)
+	if err != nil {
+		return nil, err
+	}
+	evID := db.NewID("evt")
+	body, _ := json.Marshal(map[string]any{"id": evID, "object": "event", "type": "webhook.test",
+		"created_at": r.Now().UTC().Truncate(time.Second), "listing_id": nil, "order_id": nil,
+		"data": map[string]any{"webhook_id": e.ID, "message": "A test event from commerce."}})
+	at := webhooks.Deliver(ctx, r.WebhookHTTP, e.URL, secret, evID, body, r.Now())
+	out := &model.WebhookTest{Object: "webhook_test", Body: at.Body, DurationMs: int(at.Duration.Milliseconds())}
+	if at.StatusCode != 0 {
+		c := at.StatusCode
+		out.StatusCode = &c
+	}
+	if at.Err != nil {
+		t := at.ErrorText()
+		out.Error = &t
+	}
+	return out, nil
+}
+
+// RedeliverOrder enqueues every event of an order again to every enabled
+// endpoint subscribed to its type (10 per hour per order, 100 per hour per
+// key). Errors: not_found, rate_limited.
+func (r *Resolver) RedeliverOrder(ctx context.Context, orderID string) (*model.Redelivery, error) {
+	p, err := writer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Order(ctx, orderID); err != nil {
+		return nil, err
+	}
+	if err := r.limit(ctx, "order_redelivery", "order:"+orderID, "Too many redeliveries of this order."); err != nil {
+		return nil, err
+	}
+	if err := r.limit(ctx, "order_redelivery_key", "key:"+p.KeyID, "Too many redeliveries with this key."); err != nil {
+		return nil, err
+	}
+	out := &model.Redelivery{Object: "redelivery", OrderID: orderID}
+	endpoints := map[string]bool{}
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		var evs []db.Event
+		if err := tx.NewSelect().Model(&evs).Column("id", "type").Where("order_id = ?", orderID).
+			Where("account_id = ?", p.AccountID).OrderExpr("seq").Scan(ctx); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			var ids []string
+			if err := tx.NewSelect().Table("webhook_endpoints").Column("id").Where("account_id = ?", p.AccountID).
+				Where("status = 'enabled'").Where("deleted_at IS NULL").Where("? = ANY(events)", ev.Type).Scan(ctx, &ids); err != nil {
+				return err
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			out.Events++
+			for _, id := range ids {
+				endpoints[id] = true
+			}
+			if err := r.dispatch(ctx, tx, p.AccountID, ev.ID, ev.Type, ids, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	out.Endpoints = len(endpoints)
+	return out, err
+}
+
+// Events lists the event log oldest first, after an event id (exclusive),
+// with filters. Errors: validation_error (after, limit, type).
+func (r *Resolver) Events(ctx context.Context, after *string, limit *int, typ, listingID, orderID *string) (*model.EventList, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := parsePage(limit, nil, "evt")
+	if err != nil {
+		return nil, err
+	}
+	var rows []*db.Event
+	q := r.DB.NewSelect().Model(&rows).Column("*").ColumnExpr("seq").Where("account_id = ?", p.AccountID).
+		OrderExpr("seq").Limit(int64(pg.limit + 1))
+	if after != nil && *after != "" {
+		var seq int64
+		err := r.DB.NewSelect().Table("events").Column("seq").Where("id = ?", *after).Where("account_id = ?", p.AccountID).Scan(ctx, &seq)
+		if err != nil {
+			return nil, problem.Validation("after", "after must be the id of an event of this account")
+		}
+		q = q.Where("seq > ?", seq)
+	}
+	if typ != nil {
+		if !slices.Contains(OrderEventTypes, *typ) {
+			return nil, problem.Validation("type", "type must be one of: "+strings.Join(OrderEventTypes, ", "))
+		}
+		q = q.Where("type = ?", *typ)
+	}
+	if listingID != nil {
+		q = q.Where("listing_id = ?", *listingID)
+	}
+	if orderID != nil {
+		q = q.Where("order_id = ?", *orderID)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	more := len(rows) > pg.limit
+	if more {
+		rows = rows[:pg.limit]
+	}
+	out := &model.EventList{Object: "list", Data: make([]*model.Event, len(rows)), HasMore: more}
+	for i, ev := range rows {
+		out.Data[i] = toEventModel(ev)
+	}
+	if more {
+		last := rows[len(rows)-1].ID
+		out.NextCursor = &last
+	}
+	return out, nil
+}
