@@ -49,9 +49,9 @@ type Config struct {
 	// base64 in WEBHOOK_SECRETS_KEY). Empty: the service generates one and
 	// keeps it in the database (development).
 	WebhookSecretsKey string
-	LogLevel             slog.Level
-	LogFormat            string // "json" or "text"
-	TrustedProxies       []netip.Prefix
+	LogLevel          slog.Level
+	LogFormat         string // "json" or "text"
+	TrustedProxies    []netip.Prefix
 	// RateLimitScale multiplies every rate limit (benchmarks; default 1).
 	RateLimitScale int
 	// PprofAddr, when set, serves net/http/pprof on a listener of its own
