@@ -79,6 +79,7 @@ type WebhookDelivery struct {
 	Type           string     `bun:"type"`
 	Status         string     `bun:"status"`
 	Attempts       int        `bun:"attempts"`
+	Generation     int        `bun:"generation"`
 	LastStatusCode *int       `bun:"last_status_code"`
 	LastError      *string    `bun:"last_error"`
 	NextAttemptAt  *time.Time `bun:"next_attempt_at"`

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -42,18 +41,15 @@ type DeliverArgs struct {
 	// Manual: a retry asked for by the seller, delivered whatever the
 	// endpoint's status; automatic attempts happen only while it is enabled.
 	Manual bool `json:"manual,omitempty"`
+	// Generation is the record's dispatch this job belongs to.
+	Generation int `json:"generation"`
 }
 
 // Kind names the job.
 func (DeliverArgs) Kind() string { return "webhook_delivery" }
 
-// InsertOpts: one live job per endpoint and event.
-func (DeliverArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 25, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
-		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
-		rivertype.JobStateRunning, rivertype.JobStateScheduled,
-	}}}
-}
+// InsertOpts: attempts are counted by the record (retries are snoozes).
+func (DeliverArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 25} }
 
 // enqueueDeliveries creates the delivery records and jobs of an event for
 // every enabled endpoint of the account subscribed to its type, in tx.
@@ -73,14 +69,16 @@ func (r *Resolver) dispatch(ctx context.Context, tx db.Tx, accountID, eventID, t
 	}
 	params := make([]river.InsertManyParams, 0, len(endpointIDs))
 	for _, id := range endpointIDs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+		var gen int
+		if err := tx.NewRaw(`INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
 			VALUES (?, ?, ?, ?, now())
 			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', attempts = 0, last_status_code = NULL,
-				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL`,
-			id, eventID, accountID, typ); err != nil {
+				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL,
+				generation = webhook_deliveries.generation + 1
+			RETURNING generation`, id, eventID, accountID, typ).Scan(ctx, &gen); err != nil {
 			return fmt.Errorf("record delivery: %w", err)
 		}
-		params = append(params, river.InsertManyParams{Args: DeliverArgs{EndpointID: id, EventID: eventID, Manual: manual}})
+		params = append(params, river.InsertManyParams{Args: DeliverArgs{EndpointID: id, EventID: eventID, Manual: manual, Generation: gen}})
 	}
 	if _, err := r.Jobs.InsertManyTx(ctx, tx.River, params); err != nil {
 		return fmt.Errorf("enqueue deliveries: %w", err)
@@ -127,7 +125,7 @@ func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if err != nil {
 		return err
 	}
-	if d.Status != "pending" || ep.DeletedAt != nil || (ep.Status != "enabled" && !a.Manual) {
+	if d.Status != "pending" || d.Generation != a.Generation || ep.DeletedAt != nil || (ep.Status != "enabled" && !a.Manual) {
 		return nil // delivered, canceled, or waiting for the endpoint to be enabled
 	}
 	secret, err := r.Secrets.Open(ep.SecretCiphertext)
@@ -165,7 +163,7 @@ func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d 
 		if at.Success() {
 			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
 				last_status_code = ?, last_error = NULL, next_attempt_at = NULL, delivered_at = ?
-				WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`, code, now, d.EndpointID, d.EventID); err != nil {
+				WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, now, d.EndpointID, d.EventID, d.Generation); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, "UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0", ep.ID)
@@ -175,16 +173,20 @@ func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d 
 		if delay, ok := webhooks.NextDelay(r.RetrySchedule, d.Attempts+1, at); ok {
 			snooze = delay
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?,
-				last_error = ?, next_attempt_at = ? WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`,
-				code, errText, now.Add(delay), d.EndpointID, d.EventID)
+				last_error = ?, next_attempt_at = ? WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`,
+				code, errText, now.Add(delay), d.EndpointID, d.EventID, d.Generation)
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
 			last_status_code = ?, last_error = ?, next_attempt_at = NULL, failed_at = ?
-			WHERE endpoint_id = ? AND event_id = ? AND status = 'pending'`, code, errText, now, d.EndpointID, d.EventID); err != nil {
+			WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, errText, now, d.EndpointID, d.EventID, d.Generation)
+		if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1,
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil // redispatched meanwhile: this attempt no longer counts
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1,
 			status = CASE WHEN consecutive_failures + 1 >= 3 THEN 'disabled' ELSE status END,
 			disabled_reason = CASE WHEN consecutive_failures + 1 >= 3 AND status = 'enabled' THEN 'consecutive_failures' ELSE disabled_reason END,
 			updated_at = now() WHERE id = ?`, ep.ID)
@@ -417,14 +419,14 @@ func (r *Resolver) UpdateWebhook(ctx context.Context, id string, in model.Update
 			return err
 		}
 		// Re-enabled: deliveries that waited for it go out again.
-		var pending []string
-		if err := tx.NewSelect().Table("webhook_deliveries").Column("event_id").Where("endpoint_id = ?", e.ID).
-			Where("status = 'pending'").Scan(ctx, &pending); err != nil {
+		var pending []db.WebhookDelivery
+		if err := tx.NewSelect().Model(&pending).Column("event_id", "generation").Where("endpoint_id = ?", e.ID).
+			Where("status = 'pending'").Scan(ctx); err != nil {
 			return err
 		}
 		params := make([]river.InsertManyParams, len(pending))
-		for i, evID := range pending {
-			params[i] = river.InsertManyParams{Args: DeliverArgs{EndpointID: e.ID, EventID: evID}}
+		for i, d := range pending {
+			params[i] = river.InsertManyParams{Args: DeliverArgs{EndpointID: e.ID, EventID: d.EventID, Generation: d.Generation}}
 		}
 		if len(params) > 0 {
 			_, err = r.Jobs.InsertManyTx(ctx, tx.River, params)
@@ -530,10 +532,11 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := r.DB.NewSelect().Model(&d).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx); err != nil {
+	fresh := new(db.WebhookDelivery)
+	if err := r.DB.NewSelect().Model(fresh).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx); err != nil {
 		return nil, err
 	}
-	return toDeliveryModel(&d), nil
+	return toDeliveryModel(fresh), nil
 }
 
 // TestWebhook delivers a webhook.test event synchronously and reports the

@@ -10,6 +10,9 @@ CREATE TABLE webhook_deliveries (
     type             text NOT NULL,
     status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'canceled')),
     attempts         integer NOT NULL DEFAULT 0,
+    -- Bumped by every dispatch (first, retry, redelivery): a job of an
+    -- earlier dispatch that is still running records nothing.
+    generation       integer NOT NULL DEFAULT 1,
     last_status_code integer,
     last_error       text,
     next_attempt_at  timestamptz,
