@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -185,6 +186,71 @@ func (r *Resolver) CustomersByID(ctx context.Context, ids []string) ([]*model.Cu
 	out := make([]*model.Customer, len(ids))
 	for i, id := range ids {
 		out[i] = byID[id]
+	}
+	return out, nil
+}
+
+var (
+	_ graph.EventResolver           = eventResolver{}
+	_ graph.WebhookEndpointResolver = webhookEndpointResolver{}
+)
+
+func (x root) Event() graph.EventResolver { return eventResolver{x.r} }
+
+func (x root) WebhookEndpoint() graph.WebhookEndpointResolver { return webhookEndpointResolver{x.r} }
+
+type (
+	eventResolver           struct{ *Resolver }
+	webhookEndpointResolver struct{ *Resolver }
+)
+
+// Data is the event's order snapshot as a JSON object.
+func (eventResolver) Data(_ context.Context, obj *model.Event) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(obj.Data, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Deliveries is webhook(id).deliveries.
+func (x webhookEndpointResolver) Deliveries(ctx context.Context, obj *model.WebhookEndpoint, first *int, after *string, delivered *bool) (*model.WebhookEventConnection, error) {
+	list, err := x.WebhookEvents(ctx, obj.ID, delivered, first, after)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.WebhookEventConnection{Edges: make([]*model.WebhookEventEdge, len(list.Data)),
+		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	for i, d := range list.Data {
+		out.Edges[i] = &model.WebhookEventEdge{Cursor: *encodeCursor(d.ID), Node: d}
+	}
+	return out, nil
+}
+
+// Webhooks is viewer.webhooks.
+func (x accountResolver) Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error) {
+	list, err := x.Resolver.Webhooks(ctx, first, after)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.WebhookEndpointConnection{Edges: make([]*model.WebhookEndpointEdge, len(list.Data)),
+		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	for i, e := range list.Data {
+		out.Edges[i] = &model.WebhookEndpointEdge{Cursor: *encodeCursor(e.ID), Node: e}
+	}
+	return out, nil
+}
+
+// Events is viewer.events: the event log, oldest first, after an event id.
+func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *int, after *string, typ *string, listingID *string, orderID *string) (*model.EventConnection, error) {
+	list, err := x.Resolver.Events(ctx, after, first, typ, listingID, orderID)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.EventConnection{Edges: make([]*model.EventEdge, len(list.Data)),
+		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	for i, e := range list.Data {
+		out.Edges[i] = &model.EventEdge{Cursor: e.ID, Node: e}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -36,6 +37,11 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	// A list costs its page size times its items.
 	cfg.Complexity.Query.APIKeys = func(child int, limit *int, _ *string) int { return 1 + child*pageSize(limit) }
 	cfg.Complexity.Account.Listings = func(child int, first *int, _ *string, _ *string) int { return 1 + child*pageSize(first) }
+	cfg.Complexity.Account.Orders = func(child int, first *int, _, _, _, _ *string, _, _ *time.Time) int { return 1 + child*pageSize(first) }
+	cfg.Complexity.Account.Customers = func(child int, first *int, _, _ *string, _, _ *time.Time) int { return 1 + child*pageSize(first) }
+	cfg.Complexity.Account.Webhooks = func(child int, first *int, _ *string) int { return 1 + child*pageSize(first) }
+	cfg.Complexity.Account.Events = func(child int, first *int, _, _, _, _ *string) int { return 1 + child*pageSize(first) }
+	cfg.Complexity.WebhookEndpoint.Deliveries = func(child int, first *int, _ *string, _ *bool) int { return 1 + child*pageSize(first) }
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})

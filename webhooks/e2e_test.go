@@ -437,3 +437,44 @@ func TestEventLogPaging(t *testing.T) {
 	wg.Wait()
 	require.Len(t, seen, orders, "no gaps")
 }
+
+// The webhook API through GraphQL: the same resolvers as REST.
+func TestGraphQLWebhooks(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t, testkit.WithWorkers(), fastRetries)
+	acc, slug := seller(t, env)
+	rc := newReceiver(t, always(200))
+	gql := func(query string, vars map[string]any) map[string]any {
+		t.Helper()
+		r := env.Post("/graphql", acc.Key, map[string]any{"query": query, "variables": vars})
+		require.Equal(t, 200, r.Status, "%s", r.Body)
+		out := r.JSON(t)
+		require.Nil(t, out["errors"], "%s", r.Body)
+		return out["data"].(map[string]any)
+	}
+	created := gql(`mutation($u: String!) { createWebhook(input: {url: $u, events: ["order.paid"]}) { id secret status } }`,
+		map[string]any{"u": rc.URL})["createWebhook"].(map[string]any)
+	require.Regexp(t, `^whsec_`, created["secret"])
+	id := created["id"].(string)
+	orderID := paidOrder(t, env, slug)
+	require.Eventually(t, func() bool { return len(rc.deliveries()) == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool {
+		d := gql(`query($id: ID!) { webhook(id: $id) { deliveries(first: 10) { edges { node { id status attempts } } } } }`, map[string]any{"id": id})
+		edges := d["webhook"].(map[string]any)["deliveries"].(map[string]any)["edges"].([]any)
+		return len(edges) == 1 && edges[0].(map[string]any)["node"].(map[string]any)["status"] == "delivered"
+	}, 10*time.Second, 50*time.Millisecond)
+	ev := gql(`query($o: ID) { viewer { events(first: 10, orderId: $o) { edges { node { id type data } } pageInfo { hasNextPage endCursor } } } }`,
+		map[string]any{"o": orderID})["viewer"].(map[string]any)["events"].(map[string]any)
+	edges := ev["edges"].([]any)
+	require.Len(t, edges, 1)
+	node := edges[0].(map[string]any)["node"].(map[string]any)
+	require.Equal(t, "order.paid", node["type"])
+	require.Equal(t, orderID, node["data"].(map[string]any)["order_id"])
+	tr := gql(`mutation($id: ID!) { testWebhook(id: $id) { statusCode body } }`, map[string]any{"id": id})["testWebhook"].(map[string]any)
+	require.Equal(t, 200.0, tr["statusCode"])
+	up := gql(`mutation($id: ID!) { updateWebhook(id: $id, input: {status: "disabled"}) { status disabledReason } }`, map[string]any{"id": id})
+	require.Equal(t, map[string]any{"status": "disabled", "disabledReason": "manual"}, up["updateWebhook"])
+	list := gql(`{ viewer { webhooks(first: 5) { edges { node { id status } } } } }`, nil)
+	require.Len(t, list["viewer"].(map[string]any)["webhooks"].(map[string]any)["edges"], 1)
+	require.Equal(t, true, gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, map[string]any{"id": id})["deleteWebhook"])
+}

@@ -109,3 +109,39 @@ type EventList struct {
 	HasMore    bool     `json:"has_more"`
 	NextCursor *string  `json:"next_cursor"`
 }
+
+// WebhookEventConnection is a Relay connection of delivery records.
+type WebhookEventConnection struct {
+	Edges    []*WebhookEventEdge `json:"edges"`
+	PageInfo *PageInfo           `json:"page_info"`
+}
+
+// WebhookEventEdge is one delivery record of a connection.
+type WebhookEventEdge struct {
+	Cursor string        `json:"cursor"`
+	Node   *WebhookEvent `json:"node"`
+}
+
+// WebhookEndpointConnection is a Relay connection of endpoints.
+type WebhookEndpointConnection struct {
+	Edges    []*WebhookEndpointEdge `json:"edges"`
+	PageInfo *PageInfo              `json:"page_info"`
+}
+
+// WebhookEndpointEdge is one endpoint of a connection.
+type WebhookEndpointEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *WebhookEndpoint `json:"node"`
+}
+
+// EventConnection is a Relay connection of the event log.
+type EventConnection struct {
+	Edges    []*EventEdge `json:"edges"`
+	PageInfo *PageInfo    `json:"page_info"`
+}
+
+// EventEdge is one event of a connection.
+type EventEdge struct {
+	Cursor string `json:"cursor"`
+	Node   *Event `json:"node"`
+}
