@@ -313,6 +313,13 @@ func TestPurchaseExternalListing(t *testing.T) {
 	require.Equal(t, 410, env.Get("/p/"+g["slug"].(string), "").Status)
 	d := env.Post("/v1/listings", acc.Key, map[string]any{"title": "Draft " + testkit.Unique(), "price": 1}).JSON(t)
 	require.Equal(t, 404, env.Get("/p/"+d["slug"].(string), "").Status)
+
+	// Deleting a listing keeps its orders; its page answers 410.
+	require.Equal(t, 204, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + g["id"].(string), Key: acc.Key}).Status)
+	require.Equal(t, 410, env.Get("/p/"+g["slug"].(string), "").Status)
+	o = env.Get("/v1/orders/"+gid, acc.Key).JSON(t)
+	require.Equal(t, "fulfilled", o["status"])
+	require.Len(t, env.Get("/v1/orders?listing="+g["id"].(string), acc.Key).JSON(t)["data"], 3)
 }
 
 // 50 simultaneous deliveries of the same payment event: one paid order, one
