@@ -154,12 +154,6 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return err
 	}
 	o.CustomerID = &cust
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET revenue_total = revenue_total + ?,
-			orders_month_count = CASE WHEN orders_month = ? THEN orders_month_count + 1 ELSE 1 END,
-			orders_month = ? WHERE id = ?`, o.Amount, month, month, o.AccountID); err != nil {
-		return fmt.Errorf("update stats: %w", err)
-	}
 	if o.ContentType == "webhook" {
 		o.HandedOffAt = &now
 	}
@@ -181,6 +175,14 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		}
 	} else if err := r.alertSeller(ctx, tx, o); err != nil {
 		return err
+	}
+	// The seller's running totals last: every payment of the seller waits
+	// on this row, so it is held for as little of the transaction as can be.
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET revenue_total = revenue_total + ?,
+			orders_month_count = CASE WHEN orders_month = ? THEN orders_month_count + 1 ELSE 1 END,
+			orders_month = ? WHERE id = ?`, o.Amount, month, month, o.AccountID); err != nil {
+		return fmt.Errorf("update stats: %w", err)
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
 		"customer_id", "handed_off_at", "deliverables", "fulfilled_at").Set("updated_at = now()").Exec(ctx)

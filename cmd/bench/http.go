@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -63,28 +64,48 @@ func newTransport(concurrency int) *http.Transport {
 // body into v; a status other than 200 is an error. Setups use it to check
 // what a scenario will read.
 func getJSON(ctx context.Context, url, key string, v any) error {
+	return sendJSON(ctx, http.MethodGet, url, key, nil, http.StatusOK, v)
+}
+
+// sendJSON sends method url with key as a bearer token and body (when not
+// nil) as JSON, and decodes the response into v (when not nil); a status
+// other than want is an error. Setups use it to create what a scenario uses.
+func sendJSON(ctx context.Context, method, url, key string, body any, want int, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Close = true // a one-off: keep no idle connection to the service
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
-		return fmt.Errorf("GET %s: read response: %w", url, err)
+		return fmt.Errorf("%s %s: read response: %w", method, url, err)
 	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: HTTP %d: %.300s", url, resp.StatusCode, body)
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: HTTP %d, want %d: %.300s", method, url, resp.StatusCode, want, b)
 	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return fmt.Errorf("GET %s: %w", url, err)
+	if v != nil {
+		if err := json.Unmarshal(b, v); err != nil {
+			return fmt.Errorf("%s %s: %w", method, url, err)
+		}
 	}
 	return nil
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,18 +62,14 @@ func (e *env) seedListings(ctx context.Context) (*listingsSeed, error) {
 // are there, then looks up the listing of listing-get and the cursor of the
 // last page.
 func (s *listingsSeed) seed(ctx context.Context, databaseURL, key string) error {
-	if len(key) < 12 {
-		return errors.New("the API key is too short")
-	}
 	conn, err := pgx.Connect(ctx, databaseURL)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Close(ctx)
-	var accountID string
-	err = conn.QueryRow(ctx, `SELECT account_id FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL`, key[:12]).Scan(&accountID)
+	accountID, err := keyAccountID(ctx, conn, key)
 	if err != nil {
-		return fmt.Errorf("find the key's account: %w", err)
+		return err
 	}
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		var seeded bool
@@ -125,12 +121,19 @@ func (s *listingsSeed) seed(ctx context.Context, databaseURL, key string) error 
 
 // ulidSQL is an SQL expression of a lowercase ULID (26 characters of
 // Crockford's base 32, as db.NewID writes them) whose time is the bigint
-// expression ms (Unix milliseconds) and whose random part comes from
-// md5(seed): ids of increasing times sort in that order.
+// expression ms (Unix milliseconds; best a column, it is evaluated 10 times)
+// and whose random part is the first 16 hex digits of md5(seed) (hex digits
+// are Crockford digits: 64 random bits of the 80): ids of increasing times
+// sort in that order. It costs a few microseconds a row: a million ids take
+// about 2 s.
 func ulidSQL(ms, seed string) string {
-	return `(SELECT string_agg(substr('` + crockford + `',
-		((CASE WHEN k < 10 THEN (` + ms + `) >> (5 * (9 - k)) ELSE get_byte(decode(md5(` + seed + `), 'hex'), k - 10) END) & 31)::int + 1,
-		1), '' ORDER BY k) FROM generate_series(0, 25) AS k)`
+	var b strings.Builder
+	b.WriteString("(")
+	for k := range 10 {
+		fmt.Fprintf(&b, "substr('%s', (((%s) >> %d) & 31)::int + 1, 1) || ", crockford, ms, 5*(9-k))
+	}
+	b.WriteString("left(md5(" + seed + "), 16))")
+	return b.String()
 }
 
 // insertListingsSQL inserts $2 listings for account $1, one a second up to

@@ -103,7 +103,8 @@ type result struct {
 	rssBefore     int64 // kB: the RSS sampled just before the first operation
 	rssGrowth     bool
 	workers       int
-	broken        error // set when the scenario could not be measured
+	checks        []verdict // of the scenario's check, run after the load
+	broken        error     // set when the scenario could not be measured
 }
 
 // rssGrowthKB is how far the measured process's peak RSS rose over its RSS

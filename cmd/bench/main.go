@@ -5,7 +5,8 @@
 // issue operations back to back for -warmup (not recorded) and then for
 // -duration (recorded). It prints one table row per scenario: throughput,
 // latency percentiles, errors, peak RSS, the ratio to the baseline and
-// PASS/FAIL per target.
+// PASS/FAIL per target and per check (what a scenario verifies after its
+// load, such as purchase's reconciliation of its orders in the database).
 //
 //	bench -url http://127.0.0.1:18080 -key svc_… -pid 1234 \
 //	      -database-url postgres://… -redis-url redis://… [-only baseline,ratelimit]

@@ -62,7 +62,7 @@ func row(r *result, done outcomes) string {
 	sc := r.sc
 	base := done.baseline()
 	if r.ok+r.errors == 0 {
-		return fmt.Sprintf("%s\t-\t-\t-\t-\t-\t-\t-\t%s\tBROKEN", sc.name, sc.target)
+		return fmt.Sprintf("%s\t-\t-\t-\t-\t-\t-\t-\t%s\tBROKEN", sc.name, sc.targets())
 	}
 	ratio := "-" // only between like operations: a check is not a request
 	if base != nil && base.rate > 0 && base.sc.unit == sc.unit {
@@ -80,7 +80,7 @@ func row(r *result, done outcomes) string {
 		verdict = overall(r, done)
 	}
 	return fmt.Sprintf("%s\t%.0f %s/s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s",
-		sc.name, r.rate, sc.unit, ms(r.p50), ms(r.p95), ms(r.p99), r.errors, rss, ratio, sc.target, verdict)
+		sc.name, r.rate, sc.unit, ms(r.p50), ms(r.p95), ms(r.p99), r.errors, rss, ratio, sc.targets(), verdict)
 }
 
 // overall is the result column: PASS, FAIL(which), or "-" without targets.

@@ -84,6 +84,35 @@ var scenarios = []scenario{
 		target: target{maxP99: 40 * time.Millisecond, sameLatencyAs: listingsFirstName, tolerance: 0.20},
 	},
 	{
+		name:   ordersFirstName,
+		what:   "GET /v1/orders?limit=100 (first page of 1,000,000)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupOrdersFirst,
+		target: target{maxP99: 40 * time.Millisecond},
+	},
+	{
+		name:   "orders-last",
+		what:   "GET /v1/orders?limit=100&cursor=… (last page of 1,000,000)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupOrdersLast,
+		target: target{maxP99: 40 * time.Millisecond, sameLatencyAs: ordersFirstName, tolerance: 0.20},
+	},
+	{
+		name:        "purchase",
+		what:        "POST /p/{slug}/checkout, then POST /sandbox/checkout/{session} outcome=paid: a new buyer's fulfilled purchase",
+		unit:        "purchase",
+		needs:       needService | needDatabase,
+		remote:      true,
+		concurrency: 16,
+		setup:       setupPurchase,
+		target:      target{minRate: 300},
+		check:       checkPurchases,
+	},
+	{
 		name:   "ratelimit",
 		what:   `limiter alone: Allow("default", new subject)`,
 		unit:   "check",
@@ -114,6 +143,22 @@ type scenario struct {
 	// operations and a cleanup (nil when there is nothing to undo).
 	setup  func(ctx context.Context, e *env) (newOp opFactory, cleanup func(), err error)
 	target target
+	// check, when not nil, runs after the load (before cleanup) and judges
+	// what it left behind, e.g. in the database; its verdict counts as a
+	// target's.
+	check func(ctx context.Context, e *env, r *result) verdict
+}
+
+// targets describes the scenario's targets and check for the table.
+func (sc *scenario) targets() string {
+	s := sc.target.String()
+	switch {
+	case sc.check == nil:
+		return s
+	case s == "-":
+		return "check"
+	}
+	return s + ", check"
 }
 
 // workers is how many workers sc runs under c.
@@ -131,12 +176,15 @@ type opFactory func(worker int) op
 // op is one measured operation; an error counts as a failed operation.
 type op func(ctx context.Context) error
 
-// env is what setups can use: the flags, the results so far and the
-// listings the listing scenarios share.
+// env is what setups can use: the flags, the results so far, the listings
+// the listing scenarios share, the orders the order list scenarios share and
+// the purchase scenario's run.
 type env struct {
 	cfg      config
 	measured outcomes     // the scenarios measured so far
 	listings listingsSeed // seeded by the first listing scenario that runs
+	orders   ordersSeed   // seeded by the first order list scenario that runs
+	purchase *purchaseRun // set by the purchase scenario's setup
 }
 
 // outcomes are a run's unbroken results by scenario name: what targets
@@ -255,6 +303,7 @@ func (t target) verdicts(r *result, done outcomes) []verdict {
 		}
 		vs = append(vs, v)
 	}
+	vs = append(vs, r.checks...)
 	if r.errors > 0 {
 		vs = append(vs, verdict{name: "errors", state: "FAIL",
 			detail: fmt.Sprintf("%d of %d operations failed", r.errors, r.errors+r.ok)})
@@ -284,7 +333,8 @@ func passFail(ok bool) string {
 }
 
 // runScenario sets sc up, checks that one operation succeeds, runs the load
-// while sampling RSS (from just before that first operation), and cleans up.
+// while sampling RSS (from just before that first operation), runs the
+// scenario's check if it has one, and cleans up.
 func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	r := &result{sc: sc, workers: sc.workers(e.cfg)}
 	newOp, cleanup, err := sc.setup(ctx, e)
@@ -330,6 +380,11 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	r.fill(stats)
 	if r.ok == 0 && r.broken == nil {
 		r.broken = fmt.Errorf("all %d operations failed", r.errors)
+	}
+	if sc.check != nil && r.broken == nil && ctx.Err() == nil {
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		r.checks = append(r.checks, sc.check(cctx, e, r))
+		cancel()
 	}
 	return r
 }
