@@ -478,3 +478,33 @@ func TestGraphQLWebhooks(t *testing.T) {
 	require.Len(t, list["viewer"].(map[string]any)["webhooks"].(map[string]any)["edges"], 1)
 	require.Equal(t, true, gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, map[string]any{"id": id})["deleteWebhook"])
 }
+
+// With private targets refused, an endpoint whose address is private is
+// refused at dial time too (here one stored before the policy changed): the
+// delivery fails without reaching the receiver.
+//
+// Not parallel: no other test's workers (which allow private targets) may
+// run this delivery.
+func TestDialTimeRefusal(t *testing.T) {
+	env := testkit.New(t, testkit.WithWorkers(), testkit.WithConfig(func(c *config.Config) {
+		c.AllowPrivateTargets = false
+		c.RateLimitScale = 100
+		c.WebhookRetrySchedule = schedule
+	}))
+	acc, slug := seller(t, env)
+	rc := newReceiver(t, always(200))
+	sealed, err := env.Server.Resolver.Secrets.Seal("whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+	require.NoError(t, err)
+	id := "wh_01jdx0v3k7q8r9s0t1u2v3w4" + strings.ToLower(testkit.Unique()[:2])
+	_, err = env.Server.DB.Pool.Exec(context.Background(), `INSERT INTO webhook_endpoints (id, account_id, url, events, secret_ciphertext)
+		VALUES ($1, $2, $3, '{order.paid}', $4)`, id, acc.ID, rc.URL, sealed)
+	require.NoError(t, err)
+	paidOrder(t, env, slug)
+	require.Eventually(t, func() bool {
+		var status, lastError string
+		err := env.Server.DB.Pool.QueryRow(context.Background(),
+			"SELECT status, coalesce(last_error, '') FROM webhook_deliveries WHERE endpoint_id = $1", id).Scan(&status, &lastError)
+		return err == nil && status == "failed" && strings.Contains(lastError, "not allowed")
+	}, 15*time.Second, 50*time.Millisecond)
+	require.Empty(t, rc.deliveries(), "the receiver was never reached")
+}
