@@ -7,8 +7,10 @@
 # It builds bin/commerce and bin/bench, starts throwaway services
 # (scripts/services.sh test), migrates, creates the account bench@example.com,
 # starts `commerce serve` on a free port with RATE_LIMIT_SCALE=1000000 (every
-# limit is checked, none refuses), LOG_LEVEL=error and FILE_STORAGE_URL in a
-# temporary directory (the uploads' gigabytes go with it), waits for /readyz, runs
+# limit is checked, none refuses), LOG_LEVEL=error, FILE_STORAGE_URL in a
+# temporary directory (the uploads' gigabytes go with it), ALLOW_PRIVATE_TARGETS=true
+# and WEBHOOK_RETRY_SCHEDULE of 7 × 100ms (the webhooks scenario's loopback
+# receiver), waits for /readyz, runs
 # bin/bench against it, stops it with SIGTERM and lets services.sh tear down.
 #
 # Environment: BENCH_DURATION (measured time per scenario: a Go duration or
@@ -100,8 +102,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 log "starting the service on $base"
+# The webhooks scenario posts to a receiver on loopback (ALLOW_PRIVATE_TARGETS)
+# and retries its failing receiver's attempts within a second.
 LISTEN_ADDR="127.0.0.1:$port" BASE_URL="$base" RATE_LIMIT_SCALE=1000000 \
-  FILE_STORAGE_URL="file://$work/files" bin/commerce serve >"$service_log" 2>&1 &
+  FILE_STORAGE_URL="file://$work/files" ALLOW_PRIVATE_TARGETS=true \
+  WEBHOOK_RETRY_SCHEDULE=100ms,100ms,100ms,100ms,100ms,100ms,100ms \
+  bin/commerce serve >"$service_log" 2>&1 &
 pid=$!
 
 deadline=$((SECONDS + READY_TIMEOUT))

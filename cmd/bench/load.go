@@ -21,6 +21,9 @@ type loadStats struct {
 	errors    int             // failed measured operations
 	errorKind map[string]int  // error message → count (a sample, capped)
 	elapsed   time.Duration   // from the end of warm-up to the last operation's end
+	// rate, when not zero, is the throughput instead of successes/elapsed
+	// (a scenario's own run that measures it apart from its latencies).
+	rate float64
 }
 
 // workerStats is one worker's record; workers share nothing while running.
@@ -122,7 +125,10 @@ func (r *result) rssGrowthKB() (int64, bool) {
 // fill copies the load's figures into r.
 func (r *result) fill(s loadStats) {
 	r.ok, r.errors, r.errorKind = len(s.latencies), s.errors, s.errorKind
-	if s.elapsed > 0 {
+	switch {
+	case s.rate > 0:
+		r.rate = s.rate
+	case s.elapsed > 0:
 		r.rate = float64(r.ok) / s.elapsed.Seconds()
 	}
 	r.p50 = percentile(s.latencies, 0.50)

@@ -113,6 +113,18 @@ var scenarios = []scenario{
 		check:       checkPurchases,
 	},
 	{
+		name:        "webhooks",
+		what:        "order.paid to 2 loopback endpoints: 10,000 sandbox purchases of an external listing, latency payment response → receiver's first byte; throughput: drain of a held backlog",
+		unit:        "delivery",
+		needs:       needService | needDatabase,
+		remote:      true,
+		concurrency: webhookBuyers,
+		setup:       setupWebhooks,
+		run:         runWebhooks,
+		target:      target{minRate: 1000, maxP50: 20 * time.Millisecond, maxP99: 100 * time.Millisecond},
+		check:       checkWebhooks,
+	},
+	{
 		name:   "ratelimit",
 		what:   `limiter alone: Allow("default", new subject)`,
 		unit:   "check",
@@ -147,6 +159,10 @@ type scenario struct {
 	// what it left behind, e.g. in the database; its verdict counts as a
 	// target's.
 	check func(ctx context.Context, e *env, r *result) verdict
+	// run, when not nil, replaces the closed loop: a fixed workload that
+	// returns its own figures (the latencies of its successful operations
+	// and the interval its rate is over); it may add INFO verdicts to r.
+	run func(ctx context.Context, e *env, r *result) (loadStats, error)
 }
 
 // targets describes the scenario's targets and check for the table.
@@ -185,6 +201,7 @@ type env struct {
 	listings listingsSeed // seeded by the first listing scenario that runs
 	orders   ordersSeed   // seeded by the first order list scenario that runs
 	purchase *purchaseRun // set by the purchase scenario's setup
+	webhooks *webhookRun  // set by the webhooks scenario's setup
 }
 
 // outcomes are a run's unbroken results by scenario name: what targets
@@ -219,6 +236,7 @@ func (n need) check(c config) error {
 // target holds a scenario's thresholds; a zero field is no threshold.
 type target struct {
 	minRatio float64       // throughput at least minRatio × the baseline's
+	maxP50   time.Duration // p50 latency at most this
 	maxP99   time.Duration // p99 latency at most this
 	minRate  float64       // throughput at least this many operations/s
 	// sameLatencyAs names a scenario (that ran earlier) whose p50 this one's
@@ -235,6 +253,9 @@ func (t target) String() string {
 	var parts []string
 	if t.minRatio > 0 {
 		parts = append(parts, fmt.Sprintf(">=%.2fx baseline", t.minRatio))
+	}
+	if t.maxP50 > 0 {
+		parts = append(parts, fmt.Sprintf("p50<=%s ms", ms(t.maxP50)))
 	}
 	if t.maxP99 > 0 {
 		parts = append(parts, fmt.Sprintf("p99<=%s ms", ms(t.maxP99)))
@@ -276,6 +297,10 @@ func (t target) verdicts(r *result, done outcomes) []verdict {
 			v.detail = fmt.Sprintf("%.2fx (%.0f vs %.0f/s), want >= %.2fx", ratio, r.rate, base.rate, t.minRatio)
 		}
 		vs = append(vs, v)
+	}
+	if t.maxP50 > 0 {
+		vs = append(vs, verdict{name: "p50", state: passFail(r.p50 <= t.maxP50),
+			detail: fmt.Sprintf("%s ms, want <= %s ms", ms(r.p50), ms(t.maxP50))})
 	}
 	if t.maxP99 > 0 {
 		vs = append(vs, verdict{name: "p99", state: passFail(r.p99 <= t.maxP99),
@@ -345,9 +370,12 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	if cleanup != nil {
 		defer cleanup()
 	}
-	ops := make([]op, r.workers)
-	for i := range ops {
-		ops[i] = newOp(i)
+	var ops []op
+	if newOp != nil {
+		ops = make([]op, r.workers)
+		for i := range ops {
+			ops[i] = newOp(i)
+		}
 	}
 
 	pid, self := e.cfg.pid, !sc.remote
@@ -358,14 +386,26 @@ func runScenario(ctx context.Context, e *env, sc *scenario) *result {
 	if pid > 0 {
 		sampler = startRSS(pid, 100*time.Millisecond)
 	}
-	if err := preflight(ctx, ops[0]); err != nil {
-		if sampler != nil {
-			_, _, _ = sampler.stop()
+	var stats loadStats
+	if sc.run != nil {
+		var err error
+		if stats, err = sc.run(ctx, e, r); err != nil {
+			if sampler != nil {
+				_, _, _ = sampler.stop()
+			}
+			r.broken = err
+			return r
 		}
-		r.broken = fmt.Errorf("first operation failed: %w", err)
-		return r
+	} else {
+		if err := preflight(ctx, ops[0]); err != nil {
+			if sampler != nil {
+				_, _, _ = sampler.stop()
+			}
+			r.broken = fmt.Errorf("first operation failed: %w", err)
+			return r
+		}
+		stats = runLoad(ctx, ops, e.cfg.warmup, e.cfg.duration)
 	}
-	stats := runLoad(ctx, ops, e.cfg.warmup, e.cfg.duration)
 	if sampler != nil {
 		peak, start, err := sampler.stop()
 		switch {
