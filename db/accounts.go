@@ -40,6 +40,8 @@ type Account struct {
 	OrdersMonth      *time.Time `bun:"orders_month,type:date"`
 	OrdersMonthCount int        `bun:"orders_month_count"`
 	ListingsCount    int        `bun:"listings_count"`
+	// ProcessorTestKey is the sealed test key (nil: live mode).
+	ProcessorTestKey []byte `bun:"processor_test_key"`
 }
 
 // Processor connection states (accounts.processor_status).

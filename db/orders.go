@@ -57,6 +57,7 @@ type Order struct {
 	SellerSnapshot    json.RawMessage    `bun:"seller_snapshot,type:jsonb"`
 	Deliverables      []OrderDeliverable `bun:"deliverables,type:jsonb"`
 	HasDeliverables   bool               `bun:"has_deliverables"`
+	TestMode          bool               `bun:"test_mode"`
 	DisputeStatus     *string            `bun:"dispute_status"`
 	RefundAmount      *int64             `bun:"refund_amount"`
 	ViewToken         string             `bun:"view_token"`

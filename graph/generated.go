@@ -349,6 +349,7 @@ type ComplexityRoot struct {
 		ChargesEnabled func(childComplexity int) int
 		PayoutsEnabled func(childComplexity int) int
 		Status         func(childComplexity int) int
+		TestMode       func(childComplexity int) int
 	}
 
 	Query struct {
@@ -1956,6 +1957,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ProcessorStatus.Status(childComplexity), true
+	case "ProcessorStatus.testMode":
+		if e.ComplexityRoot.ProcessorStatus.TestMode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessorStatus.TestMode(childComplexity), true
 
 	case "Query.apiKeys":
 		if e.ComplexityRoot.Query.APIKeys == nil {
@@ -3049,6 +3056,8 @@ func (ec *executionContext) childFields_ProcessorStatus(ctx context.Context, fie
 		return ec.fieldContext_ProcessorStatus_chargesEnabled(ctx, field)
 	case "payoutsEnabled":
 		return ec.fieldContext_ProcessorStatus_payoutsEnabled(ctx, field)
+	case "testMode":
+		return ec.fieldContext_ProcessorStatus_testMode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorStatus", field.Name)
 }
@@ -9747,6 +9756,29 @@ func (ec *executionContext) fieldContext_ProcessorStatus_payoutsEnabled(_ contex
 	return graphql.NewScalarFieldContext("ProcessorStatus", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _ProcessorStatus_testMode(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessorStatus_testMode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestMode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessorStatus_testMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ProcessorStatus", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12885,7 +12917,7 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName"}
+	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "processorTestKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -12913,6 +12945,13 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 				return it, err
 			}
 			it.DisplayName = graphql.OmittableOf(data)
+		case "processorTestKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processorTestKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProcessorTestKey = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -15585,6 +15624,11 @@ func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.Select
 			}
 		case "payoutsEnabled":
 			out.Values[i] = ec._ProcessorStatus_payoutsEnabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "testMode":
+			out.Values[i] = ec._ProcessorStatus_testMode(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -79,6 +79,9 @@ type CheckoutRequest struct {
 	BuyerEmail         string
 	SuccessURL         string
 	CancelURL          string
+	// APIKey, when set, is the seller's test key: the checkout runs in the
+	// processor's test mode.
+	APIKey string
 }
 
 // CheckoutSession is where the buyer pays.
@@ -95,6 +98,8 @@ type RefundRequest struct {
 	PaymentIntentID    string
 	ProcessorAccountID string
 	Amount             int64
+	// APIKey is the test key the order's checkout used ("" for live).
+	APIKey string
 }
 
 // AccountStatus is the state of a connected account as the processor reports it.

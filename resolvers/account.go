@@ -16,7 +16,10 @@ import (
 	"commerce/problem"
 )
 
-var gaMeasurementPattern = regexp.MustCompile(`^G-[A-Z0-9]{10}$`)
+var (
+	gaMeasurementPattern = regexp.MustCompile(`^G-[A-Z0-9]{10}$`)
+	testKeyPattern       = regexp.MustCompile(`^(sk|rk)_test_[A-Za-z0-9_]{8,200}$`)
+)
 
 // accountExtras are the computed parts of an account: stats and readiness facts.
 type accountExtras struct {
@@ -28,6 +31,7 @@ type accountExtras struct {
 	hasPublishedListing bool
 	draftListingID      string
 	awaitingOrderID     string
+	testMode            bool
 }
 
 // accountQuery loads a live account with everything its response needs, in
@@ -50,7 +54,8 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  WHERE l.account_id = a.id AND l.status = 'draft' AND l.deleted_at IS NULL
                  ORDER BY l.id DESC LIMIT 1), ''),
        coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
-                 ORDER BY o.id LIMIT 1), '')
+                 ORDER BY o.id LIMIT 1), ''),
+       a.processor_test_key IS NOT NULL
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
@@ -64,7 +69,7 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID)
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -128,7 +133,7 @@ func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Accoun
 		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Plan: a.Plan, FeeRate: plan.FeeRate,
 		BillingStatus: a.BillingStatus, Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: a.ProcessorStatus,
-			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled},
+			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
 		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
 		Readiness: r.readinessOf(a, ex),
 		CreatedAt: a.CreatedAt.UTC(),
@@ -178,6 +183,19 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 			v = &t
 		}
 		q = q.Set("display_name = ?", v)
+	}
+	if v, ok := in.ProcessorTestKey.ValueOK(); ok {
+		if v == nil {
+			q = q.Set("processor_test_key = NULL")
+		} else if !testKeyPattern.MatchString(*v) {
+			f.Add("processor_test_key", "processor_test_key must be a Stripe test key (sk_test_… or rk_test_…), or null")
+		} else {
+			sealed, err := r.Secrets.Seal(*v)
+			if err != nil {
+				return nil, err
+			}
+			q = q.Set("processor_test_key = ?", sealed)
+		}
 	}
 	if err := f.Err(); err != nil {
 		return nil, err

@@ -467,22 +467,33 @@ func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, er
 		}
 		var procID *string
 		var status string
-		if err := tx.NewSelect().Table("accounts").Column("processor_account_id", "processor_status").
-			Where("id = ?", p.AccountID).Scan(ctx, &procID, &status); err != nil {
+		var sealedKey []byte
+		if err := tx.NewSelect().Table("accounts").Column("processor_account_id", "processor_status", "processor_test_key").
+			Where("id = ?", p.AccountID).Scan(ctx, &procID, &status, &sealedKey); err != nil {
 			return err
 		}
 		if procID == nil || status != db.ProcessorConnected {
 			return problem.New(problem.MissingProcessorConnection, "Connect the payment processor again to refund.")
+		}
+		testKey := ""
+		if o.TestMode {
+			// A test-mode payment is refunded in test mode.
+			if sealedKey == nil {
+				return problem.New(problem.MissingProcessorConnection, "The order was paid in test mode: set processor_test_key again to refund it.")
+			}
+			if testKey, err = r.testKeyOf(sealedKey); err != nil {
+				return err
+			}
 		}
 		if o.Status != db.OrderRefunded {
 			if _, err := tx.NewUpdate().Model(o).WherePK().Set("status = ?", db.OrderRefunded).Set("updated_at = now()").Exec(ctx); err != nil {
 				return err
 			}
 		} else {
-			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount}
+			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
 			return nil
 		}
-		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount}
+		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
 		if r.Processor.Name() == processor.Sandbox {
 			// The sandbox confirms refunds itself, about a second later.
 			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},

@@ -191,13 +191,17 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	if len(out.Errors) > 0 {
 		return out, nil
 	}
-	o, err := r.createPendingOrder(ctx, s, email, data)
+	testKey, err := r.testKeyOf(s.acc.ProcessorTestKey)
+	if err != nil {
+		return nil, err
+	}
+	o, err := r.createPendingOrder(ctx, s, email, data, testKey != "")
 	if err != nil {
 		return nil, err
 	}
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
-		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug})
+		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug, APIKey: testKey})
 	if err != nil {
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}
@@ -221,7 +225,19 @@ func (r *Resolver) thankYouURL(o *db.Order) string {
 	return r.BaseURL + "/p/" + o.ListingSlug + "/thank-you?order=" + o.ID + "&token=" + o.ViewToken
 }
 
-func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email string, data map[string]any) (*db.Order, error) {
+// testKeyOf opens a seller's sealed test key ("" when none).
+func (r *Resolver) testKeyOf(sealed []byte) (string, error) {
+	if sealed == nil {
+		return "", nil
+	}
+	key, err := r.Secrets.Open(sealed)
+	if err != nil {
+		return "", fmt.Errorf("open processor test key: %w", err)
+	}
+	return key, nil
+}
+
+func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email string, data map[string]any, testMode bool) (*db.Order, error) {
 	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
 		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
@@ -239,7 +255,7 @@ func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email
 		Amount: s.l.Price, Currency: strings.ToUpper(*s.acc.Currency), PlatformFee: fee, NetAmount: s.l.Price - fee,
 		ContentType: contentType, Status: db.OrderPending, PaymentStatus: db.PaymentUnpaid, CheckoutData: data,
 		ListingSnapshot: listingSnap, SellerSnapshot: sellerSnap, Deliverables: []db.OrderDeliverable{},
-		HasDeliverables: contentType == "static", ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
+		HasDeliverables: contentType == "static", TestMode: testMode, ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
 	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("create order: %w", err)
 	}

@@ -3,7 +3,10 @@ package rest_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/stripe/stripe-go/v76/webhook"
 
 	"commerce/config"
+	stripeproc "commerce/processor/stripe"
 	"commerce/testkit"
 )
 
@@ -109,4 +113,90 @@ func TestStripeConnect(t *testing.T) {
 	// Unknown event types are acknowledged.
 	other := []byte(fmt.Sprintf(`{"id":"%sd","object":"event","api_version":"2024-06-20","type":"customer.created","data":{"object":{"id":"cus_1","object":"customer"}}}`, evID))
 	require.Equal(t, 200, hook(other, signed(other, time.Now())).Status)
+}
+
+// authRecorder records the bearer key of each request to Stripe.
+type authRecorder struct {
+	mu   sync.Mutex
+	keys map[string][]string // path → keys
+}
+
+func (a *authRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	a.mu.Lock()
+	a.keys[r.URL.Path] = append(a.keys[r.URL.Path], strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	a.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (a *authRecorder) last(path string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ks := a.keys[path]
+	if len(ks) == 0 {
+		return ""
+	}
+	return ks[len(ks)-1]
+}
+
+// A seller's processor test key makes their checkouts (and the refunds of
+// those orders) run in Stripe's test mode: the requests use that key.
+func TestStripeTestModeKey(t *testing.T) {
+	t.Parallel()
+	mock := testkit.StripeMock(t)
+	rec := &authRecorder{keys: map[string][]string{}}
+	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = stripeWebhookSecret
+		c.StripeAPIBase = mock
+	}))
+	proc, err := stripeproc.New(stripeproc.Config{SecretKey: testkit.StripeMockKey, WebhookSecret: stripeWebhookSecret,
+		APIBase: mock, HTTPClient: &http.Client{Transport: rec}})
+	require.NoError(t, err)
+	env.Server.Resolver.Processor = proc
+	acc := env.NewAccount()
+	put := func(body any) *testkit.Response {
+		return env.Do(testkit.Request{Method: "PUT", Path: "/v1/account", Key: acc.Key, Body: body})
+	}
+	p := requireProblem(t, env, put(map[string]any{"processor_test_key": "sk_live_nope1234567"}), 422, "validation_error")
+	require.Equal(t, "processor_test_key", p["param"])
+	testKey := "sk_test_seller" + testkit.Unique()
+	r := put(map[string]any{"processor_test_key": testKey})
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.Equal(t, true, r.JSON(t)["processor"].(map[string]any)["test_mode"])
+	require.NotContains(t, string(r.Body), testKey, "the key is never shown")
+
+	require.Equal(t, 200, env.Post("/v1/account/processor/connect", acc.Key, nil).Status)
+	require.Equal(t, testkit.StripeMockKey, rec.last("/v1/accounts"), "connecting uses the platform key")
+	acct := env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["account_id"].(string)
+	up := accountUpdated("evt_tm_"+testkit.Unique(), acct, true, "usd")
+	require.Equal(t, 200, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: up,
+		Header: map[string]string{"Stripe-Signature": signed(up, time.Now())}}).Status)
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Test mode " + testkit.Unique(), "price": 500})
+	req, _ := http.NewRequest("POST", env.URL+"/p/"+l["slug"].(string)+"/checkout", strings.NewReader("email="+url.QueryEscape(uniqueEmail("tm"))))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := noRedirect(env).Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 303, resp.StatusCode)
+	require.Equal(t, testKey, rec.last("/v1/checkout/sessions"), "the checkout runs with the seller's test key")
+
+	// Paid, then refunded: the refund runs in test mode too.
+	orderID := env.Get("/v1/orders", acc.Key).JSON(t)["data"].([]any)[0].(map[string]any)["id"].(string)
+	u := testkit.Unique()
+	completed := []byte(fmt.Sprintf(`{"id":"evt_tmcs_%s","object":"event","api_version":"2024-06-20","type":"checkout.session.completed","data":{"object":{"id":"cs_test_tm","object":"checkout.session","payment_status":"paid","status":"complete","amount_total":500,"currency":"usd","client_reference_id":%q,"metadata":{"order_id":%q},"payment_intent":"pi_tm_%s"}}}`, u, orderID, orderID, u))
+	require.Equal(t, 200, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: completed,
+		Header: map[string]string{"Stripe-Signature": signed(completed, time.Now())}}).Status)
+	require.Equal(t, 200, env.Post("/v1/orders/"+orderID+"/refund", acc.Key, nil).Status)
+	require.Equal(t, testKey, rec.last("/v1/refunds"))
+
+	// Clearing the key: live again.
+	r = put(map[string]any{"processor_test_key": nil})
+	require.Equal(t, false, r.JSON(t)["processor"].(map[string]any)["test_mode"])
+	req, _ = http.NewRequest("POST", env.URL+"/p/"+l["slug"].(string)+"/checkout", strings.NewReader("email="+url.QueryEscape(uniqueEmail("live"))))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err = noRedirect(env).Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, testkit.StripeMockKey, rec.last("/v1/checkout/sessions"))
 }

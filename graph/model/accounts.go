@@ -30,6 +30,8 @@ type ProcessorStatus struct {
 	Status         string  `json:"status"`
 	ChargesEnabled bool    `json:"charges_enabled"`
 	PayoutsEnabled bool    `json:"payouts_enabled"`
+	// TestMode: a test key is set; checkouts run in the processor's test mode.
+	TestMode bool `json:"test_mode"`
 }
 
 // AccountStats are the account's sales figures.
@@ -69,6 +71,8 @@ type UpdateAccountInput struct {
 	GAMeasurementID graphql.Omittable[*string] `json:"ga_measurement_id"`
 	NotifyOrders    *bool                      `json:"notify_orders"`
 	DisplayName     graphql.Omittable[*string] `json:"display_name"`
+	// ProcessorTestKey is a Stripe test key (sk_test_… or rk_test_…); null clears it.
+	ProcessorTestKey graphql.Omittable[*string] `json:"processor_test_key"`
 }
 
 // Store is the seller's public face: profile and store page.

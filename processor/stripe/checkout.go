@@ -61,7 +61,7 @@ func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRe
 	params.AddMetadata(OrderIDKey, req.OrderID)
 	params.Context = ctx
 	params.SetIdempotencyKey(checkoutKey(req.OrderID))
-	s, err := p.api.CheckoutSessions.New(params)
+	s, err := p.apiFor(req.APIKey).CheckoutSessions.New(params)
 	if err != nil {
 		return processor.CheckoutSession{}, fmt.Errorf("stripe: create checkout for %s: %w", req.OrderID, err)
 	}
@@ -134,7 +134,7 @@ func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) err
 	params.AddMetadata(OrderIDKey, req.OrderID)
 	params.Context = ctx
 	params.SetIdempotencyKey(refundKey(req.OrderID))
-	if _, err := p.api.Refunds.New(params); err != nil {
+	if _, err := p.apiFor(req.APIKey).Refunds.New(params); err != nil {
 		var serr *stripego.Error
 		if errors.As(err, &serr) && serr.Code == stripego.ErrorCodeChargeAlreadyRefunded {
 			return nil

@@ -73,7 +73,17 @@ type Config struct {
 // Processor is Stripe Connect. It is safe for concurrent use.
 type Processor struct {
 	api            *client.API
+	backends       *stripego.Backends
 	webhookSecrets []string
+}
+
+// apiFor is the client for a request: the platform's, or one with a
+// seller's test key (test mode).
+func (p *Processor) apiFor(key string) *client.API {
+	if key == "" {
+		return p.api
+	}
+	return client.New(key, p.backends)
 }
 
 var _ processor.Processor = (*Processor)(nil)
@@ -106,7 +116,7 @@ func New(cfg Config) (*Processor, error) {
 		// created through the API and onboarded with account links.
 		Connect: backend(stripego.ConnectBackend, ""),
 	}
-	return &Processor{api: client.New(cfg.SecretKey, backends), webhookSecrets: splitSecrets(cfg.WebhookSecret)}, nil
+	return &Processor{api: client.New(cfg.SecretKey, backends), backends: backends, webhookSecrets: splitSecrets(cfg.WebhookSecret)}, nil
 }
 
 // splitSecrets splits a comma-separated list of webhook secrets, dropping
