@@ -159,7 +159,7 @@ func TestGraphQLLimits(t *testing.T) {
 }
 
 const accountFields = `object id email displayName plan feeRate billingStatus currency gaMeasurementId notifyOrders
-	processor { accountId status chargesEnabled payoutsEnabled }
+	processor { accountId status chargesEnabled payoutsEnabled testMode }
 	stats { totalRevenue totalOrders totalListings }
 	readiness { operational next actions { code kind priority message resolve { method endpoint url params } } }
 	createdAt`
