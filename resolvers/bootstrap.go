@@ -270,7 +270,7 @@ func (r *Resolver) CompleteBootstrap(ctx context.Context, in model.BootstrapStor
 			return err
 		}
 		if acc.Slug == nil { // no store yet: create it
-			slug, err := r.claimSlug(ctx, tx, acc.ID, wantSlug, name)
+			slug, err := claimSlug(ctx, tx, "accounts", acc.ID, wantSlug, name, "store")
 			if err != nil {
 				return err
 			}

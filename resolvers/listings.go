@@ -252,40 +252,6 @@ func (r *Resolver) insertDeliverables(ctx context.Context, tx db.Tx, accountID, 
 	return nil
 }
 
-// claimListingSlug picks a listing slug: the asked-for one (taken: 422 param
-// slug) or one derived from the title with a random suffix when taken.
-func (r *Resolver) claimListingSlug(ctx context.Context, tx db.Tx, listingID, want, title string) (string, error) {
-	taken := func(s string) (bool, error) {
-		return tx.NewSelect().Table("listings").Where("slug = ?", s).Where("id <> ?", listingID).Exists(ctx)
-	}
-	if want != "" {
-		t, err := taken(want)
-		if err != nil {
-			return "", err
-		}
-		if t {
-			return "", problem.Validation("slug", fmt.Sprintf("The slug %q is taken; choose another.", want))
-		}
-		return want, nil
-	}
-	base, ok := slugify(title)
-	if !ok {
-		base = "listing"
-	}
-	candidate := base
-	for range 5 {
-		t, err := taken(candidate)
-		if err != nil {
-			return "", err
-		}
-		if !t {
-			return candidate, nil
-		}
-		candidate = strings.TrimRight(base[:min(len(base), maxSlugLen-6)], "-") + randomSuffix()
-	}
-	return "", fmt.Errorf("no free slug for %q after 5 tries", base)
-}
-
 // CreateListing creates a draft listing. Errors: authentication_error,
 // permission_denied, validation_error (every field, listed in errors).
 func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInput) (*model.Listing, error) {
@@ -318,7 +284,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
 		DeliverablesCount: len(ds)}
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		if l.Slug, err = r.claimListingSlug(ctx, tx, l.ID, slug, title); err != nil {
+		if l.Slug, err = claimSlug(ctx, tx, "listings", l.ID, slug, title, "listing"); err != nil {
 			return err
 		}
 		if in.Cover != nil {
@@ -730,7 +696,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 			q = q.Set("description = ?", desc)
 		}
 		if in.Slug != nil {
-			s, err := r.claimListingSlug(ctx, tx, l.ID, slug, "")
+			s, err := claimSlug(ctx, tx, "listings", l.ID, slug, "", "listing")
 			if err != nil {
 				return err
 			}

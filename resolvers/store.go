@@ -38,12 +38,13 @@ func randomSuffix() string {
 	return string(out)
 }
 
-// claimSlug picks the store slug of an account: the one asked for (taken by
-// another account: validation_error param slug), or one derived from name,
-// with a random suffix when taken.
-func (r *Resolver) claimSlug(ctx context.Context, idb db.Tx, accountID, want, name string) (string, error) {
+// claimSlug picks a unique slug for a row of table (accounts: store slugs;
+// listings: product page slugs): the one asked for (taken by another row:
+// validation_error param slug), or one derived from name (fallback when
+// nothing is left of it), with a random suffix when taken.
+func claimSlug(ctx context.Context, tx db.Tx, table, id, want, name, fallback string) (string, error) {
 	taken := func(s string) (bool, error) {
-		return idb.NewSelect().Table("accounts").Where("slug = ?", s).Where("id <> ?", accountID).Exists(ctx)
+		return tx.NewSelect().Table(table).Where("slug = ?", s).Where("id <> ?", id).Exists(ctx)
 	}
 	if want != "" {
 		t, err := taken(want)
@@ -57,7 +58,7 @@ func (r *Resolver) claimSlug(ctx context.Context, idb db.Tx, accountID, want, na
 	}
 	base, ok := slugify(name)
 	if !ok {
-		base = "store"
+		base = fallback
 	}
 	candidate := base
 	for range 5 {
@@ -134,7 +135,7 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 			q = q.Set("avatar_key = ?", key)
 		}
 		if in.Slug != nil {
-			s, err := r.claimSlug(ctx, tx, p.AccountID, newSlug, "")
+			s, err := claimSlug(ctx, tx, "accounts", p.AccountID, newSlug, "", "store")
 			if err != nil {
 				return err
 			}
