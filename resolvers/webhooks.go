@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -101,30 +102,22 @@ func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	r := w.R
 	a := job.Args
 	var (
-		ep    db.WebhookEndpoint
-		d     db.WebhookDelivery
-		ev    db.Event
-		found bool
+		ep db.WebhookEndpoint
+		d  db.WebhookDelivery
+		ev db.Event
 	)
-	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		if err := tx.NewSelect().Model(&d).Where("endpoint_id = ?", a.EndpointID).Where("event_id = ?", a.EventID).Scan(ctx); err != nil {
-			return db.NotFound(err)
-		}
-		if err := tx.NewSelect().Model(&ep).Where("id = ?", a.EndpointID).Scan(ctx); err != nil {
-			return err
-		}
-		if err := tx.NewSelect().Model(&ev).Where("id = ?", a.EventID).Scan(ctx); err != nil {
-			return err
-		}
-		found = true
-		return nil
-	})
-	if errors.Is(err, db.ErrNotFound) || (err == nil && !found) {
+	// One round trip for the record, its endpoint and its event.
+	err := r.DB.Pool.QueryRow(ctx, deliveryQuery, a.EndpointID, a.EventID).Scan(
+		&d.Status, &d.Attempts, &d.Generation,
+		&ep.ID, &ep.URL, &ep.Status, &ep.SecretCiphertext, &ep.DeletedAt,
+		&ev.ID, &ev.Type, &ev.ListingID, &ev.OrderID, &ev.Data, &ev.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
+	d.EndpointID, d.EventID = a.EndpointID, a.EventID
 	if d.Status != "pending" || d.Generation != a.Generation || ep.DeletedAt != nil || (ep.Status != "enabled" && !a.Manual) {
 		return nil // delivered, canceled, or waiting for the endpoint to be enabled
 	}
@@ -136,6 +129,15 @@ func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	at := webhooks.Deliver(ctx, r.WebhookHTTP, ep.URL, secret, ev.ID, body, r.Now())
 	return r.recordAttempt(ctx, &ep, &d, at)
 }
+
+const deliveryQuery = `
+SELECT d.status, d.attempts, d.generation,
+       e.id, e.url, e.status, e.secret_ciphertext, e.deleted_at,
+       v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at
+FROM webhook_deliveries d
+JOIN webhook_endpoints e ON e.id = d.endpoint_id
+JOIN events v ON v.id = d.event_id
+WHERE d.endpoint_id = $1 AND d.event_id = $2`
 
 // eventBody is the webhook body: the event as GET /v1/events shows it.
 func eventBody(ev *db.Event) []byte {
