@@ -72,7 +72,7 @@ func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolver
 	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
-	s.renderRaw(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values})
+	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values})
 }
 
 // sameOrigin refuses cross-site form posts (CSRF): a present Origin, or else
@@ -136,7 +136,7 @@ func (s *Site) thankYou(w http.ResponseWriter, r *http.Request) {
 	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
-	s.renderRaw(w, r, http.StatusOK, "thank_you.html", thankYouData{ThankYouPage: p, Nonce: n})
+	s.render(w, r, http.StatusOK, "thank_you.html", thankYouData{ThankYouPage: p, Nonce: n})
 }
 
 func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
@@ -225,7 +225,3 @@ func (s *Site) sandboxDispute(w http.ResponseWriter, r *http.Request) {
 	_, _ = fmt.Fprintf(w, `{"ok":true}`+"\n")
 }
 
-// renderRaw is render keeping the Content-Security-Policy already set.
-func (s *Site) renderRaw(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
-	s.render(w, r, status, name, data)
-}

@@ -99,11 +99,7 @@ func (r *Resolver) Store(ctx context.Context) (*model.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, ex, err := r.loadAccount(ctx, p.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	return r.toStoreModel(a, ex), nil
+	return r.storeOf(ctx, p.AccountID)
 }
 
 func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts {

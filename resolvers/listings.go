@@ -447,12 +447,7 @@ func (r *Resolver) sellerFacts(ctx context.Context, accountID string) (*sellerFa
 // listingActions: the account's required actions, publish_listing while not
 // published, configure_fulfillment for an external listing nobody hears of.
 func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
-	var out []*model.Action
-	for _, a := range f.accountActions {
-		if a.Priority == priorityRequired {
-			out = append(out, a)
-		}
-	}
+	out := requiredOnly(f.accountActions)
 	switch l.Status {
 	case db.ListingDraft:
 		out = append(out, apiAction(ActPublishListing, priorityRequired, "Publish the listing to put it on sale.",
@@ -471,14 +466,9 @@ func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
 
 func listingReadiness(l *db.Listing, f *sellerFacts) *model.ListingReadiness {
 	actions := listingActions(l, f)
-	r := &model.ListingReadiness{Sellable: l.Status == db.ListingPublished, Actions: actions}
+	r := &model.ListingReadiness{Sellable: l.Status == db.ListingPublished && len(requiredOnly(actions)) == 0, Actions: actions}
 	if r.Actions == nil {
 		r.Actions = []*model.Action{}
-	}
-	for _, a := range actions {
-		if a.Priority == priorityRequired {
-			r.Sellable = false
-		}
 	}
 	if len(actions) > 0 {
 		r.Next = &actions[0].Code
@@ -801,12 +791,7 @@ func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listin
 		if l.Status != db.ListingDraft {
 			return notInDraft(l)
 		}
-		var blocking []*model.Action
-		for _, a := range facts.accountActions {
-			if a.Priority == priorityRequired {
-				blocking = append(blocking, a)
-			}
-		}
+		blocking := requiredOnly(facts.accountActions)
 		if len(blocking) > 0 || l.Title == "" || l.Price < 1 {
 			pr := problem.New(problem.PublishFailed, "The listing cannot be published yet: see actions.").
 				With("actions", blocking).With("next", nil)

@@ -110,17 +110,23 @@ func accountActions(f accountFacts) []*model.Action {
 // accountReadiness is the readiness object of a list of account actions:
 // operational when none is required; next names the first.
 func accountReadiness(actions []*model.Action) *model.AccountReadiness {
-	r := &model.AccountReadiness{Operational: true, Actions: actions}
+	r := &model.AccountReadiness{Operational: len(requiredOnly(actions)) == 0, Actions: actions}
 	if r.Actions == nil {
 		r.Actions = []*model.Action{}
-	}
-	for _, a := range actions {
-		if a.Priority == priorityRequired {
-			r.Operational = false
-		}
 	}
 	if len(actions) > 0 {
 		r.Next = &actions[0].Code
 	}
 	return r
+}
+
+// requiredOnly keeps the required actions: what blocks selling.
+func requiredOnly(actions []*model.Action) []*model.Action {
+	var out []*model.Action
+	for _, a := range actions {
+		if a.Priority == priorityRequired {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -184,7 +184,7 @@ func TestPurchaseManagedListing(t *testing.T) {
 	require.Equal(t, 0.0, env.Get("/v1/account", acc.Key).JSON(t)["stats"].(map[string]any)["total_revenue"])
 
 	// Refunding a pending (never paid) order is not allowed.
-	pendingID := startCheckoutOnly(t, env, slug, buyer)
+	pendingID := startCheckout(t, env, slug, url.Values{"email": {buyer}, "size": {"S"}})
 	p := requireProblem(t, env, env.Post("/v1/orders/"+pendingID+"/refund", acc.Key, nil), 422, "refund_not_allowed")
 	require.Equal(t, "pending", p["current_status"])
 	requireProblem(t, env, env.Post("/v1/orders/"+pendingID+"/fulfill", acc.Key, map[string]any{}), 409, "invalid_transition")
@@ -195,10 +195,10 @@ func TestPurchaseManagedListing(t *testing.T) {
 	require.Empty(t, env.Get("/v1/orders", other.Key).JSON(t)["data"])
 }
 
-// startCheckoutOnly posts the product form and leaves the order pending.
-func startCheckoutOnly(t *testing.T, env *testkit.Env, slug, email string) string {
+// startCheckout posts the product form and leaves the order pending.
+func startCheckout(t *testing.T, env *testkit.Env, slug string, form url.Values) string {
 	t.Helper()
-	req, _ := http.NewRequest("POST", env.URL+"/p/"+slug+"/checkout", strings.NewReader(url.Values{"email": {email}, "size": {"S"}}.Encode()))
+	req, _ := http.NewRequest("POST", env.URL+"/p/"+slug+"/checkout", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := noRedirect(env).Do(req)
 	require.NoError(t, err)
@@ -333,7 +333,7 @@ func TestDuplicatePaymentEvents(t *testing.T) {
 	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Dup " + testkit.Unique(), "price": 700,
 		"deliverables": []any{map[string]any{"type": "file", "token": doc}}})
 	buyer := uniqueEmail("dup")
-	orderID := startCheckoutOnlyNoFields(t, env, l["slug"].(string), buyer)
+	orderID := startCheckout(t, env, l["slug"].(string), url.Values{"email": {buyer}})
 	ev := sandbox.PaymentSucceeded(orderID, 700, "usd")
 	var wg sync.WaitGroup
 	errs := make(chan error, 50)
@@ -357,20 +357,6 @@ func TestDuplicatePaymentEvents(t *testing.T) {
 		(SELECT count(*) FROM mail_messages WHERE to_address = $3),
 		(SELECT count(*) FROM events WHERE order_id = $1)`, orderID, acc.ID, buyer).Scan(&paid, &customers, &mails, &events))
 	require.Equal(t, []int{1, 1, 1, 2}, []int{paid, customers, mails, events})
-}
-
-func startCheckoutOnlyNoFields(t *testing.T, env *testkit.Env, slug, email string) string {
-	t.Helper()
-	req, _ := http.NewRequest("POST", env.URL+"/p/"+slug+"/checkout", strings.NewReader(url.Values{"email": {email}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := noRedirect(env).Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, 303, resp.StatusCode)
-	loc := resp.Header.Get("Location")
-	id, ok := sandbox.SessionOrderID(loc[strings.LastIndex(loc, "/")+1:])
-	require.True(t, ok)
-	return id
 }
 
 func TestPlatformFee(t *testing.T) {
@@ -461,7 +447,7 @@ func TestGraphQLOrders(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		l := publishedListing(t, env, acc.Key, map[string]any{"title": fmt.Sprintf("GQL %d %s", i, testkit.Unique()), "price": 100 + i})
 		for j := 0; j < 2; j++ {
-			id := startCheckoutOnlyNoFields(t, env, l["slug"].(string), uniqueEmail("gql"))
+			id := startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("gql")}})
 			require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, int64(100+i), "usd")))
 			ids = append(ids, id)
 		}
