@@ -224,4 +224,3 @@ func (s *Site) sandboxDispute(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = fmt.Fprintf(w, `{"ok":true}`+"\n")
 }
-
