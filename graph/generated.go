@@ -44,20 +44,21 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Account struct {
+		APIKeys         func(childComplexity int, first *int, after *string) int
 		BillingStatus   func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Currency        func(childComplexity int) int
 		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
 		DisplayName     func(childComplexity int) int
 		Email           func(childComplexity int) int
-		Events          func(childComplexity int, first *int, after *string, typeArg *string, listingID *string, orderID *string) int
+		Events          func(childComplexity int, first *int, after *string, typeArg *model.EventType, listingID *string, orderID *string) int
 		FeeRate         func(childComplexity int) int
 		GAMeasurementID func(childComplexity int) int
 		ID              func(childComplexity int) int
-		Listings        func(childComplexity int, first *int, after *string, status *string) int
+		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
 		NotifyOrders    func(childComplexity int) int
 		Object          func(childComplexity int) int
-		Orders          func(childComplexity int, first *int, after *string, status *string, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Orders          func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) int
 		Plan            func(childComplexity int) int
 		Processor       func(childComplexity int) int
 		Readiness       func(childComplexity int) int
@@ -103,11 +104,36 @@ type ComplexityRoot struct {
 		Scope      func(childComplexity int) int
 	}
 
-	ApiKeyList struct {
-		Data       func(childComplexity int) int
-		HasMore    func(childComplexity int) int
-		NextCursor func(childComplexity int) int
-		Object     func(childComplexity int) int
+	ApiKeyConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ApiKeyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	BootstrapSession struct {
+		AccountCreated func(childComplexity int) int
+		AccountID      func(childComplexity int) int
+		Email          func(childComplexity int) int
+		ExpiresAt      func(childComplexity int) int
+		Object         func(childComplexity int) int
+		SessionID      func(childComplexity int) int
+		Status         func(childComplexity int) int
+	}
+
+	BootstrappedStore struct {
+		APIKey      func(childComplexity int) int
+		AvatarURL   func(childComplexity int) int
+		Bio         func(childComplexity int) int
+		DisplayName func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Readiness   func(childComplexity int) int
+		Slug        func(childComplexity int) int
+		URL         func(childComplexity int) int
 	}
 
 	CheckoutField struct {
@@ -201,6 +227,17 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	File struct {
+		ContentType func(childComplexity int) int
+		ExpiresAt   func(childComplexity int) int
+		Filename    func(childComplexity int) int
+		GetID       func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Purpose     func(childComplexity int) int
+		Size        func(childComplexity int) int
+		Token       func(childComplexity int) int
+	}
+
 	Listing struct {
 		CheckoutSchema   func(childComplexity int) int
 		CheckoutURL      func(childComplexity int) int
@@ -247,6 +284,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddDeliverable        func(childComplexity int, listingID string, input model.DeliverableInput) int
+		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor      func(childComplexity int) int
 		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
 		CreateListing         func(childComplexity int, input model.CreateListingInput) int
@@ -263,12 +301,15 @@ type ComplexityRoot struct {
 		RemoveAllDeliverables func(childComplexity int, listingID string) int
 		RemoveDeliverable     func(childComplexity int, listingID string, deliverableID string) int
 		RetryWebhookEvent     func(childComplexity int, webhookID string, eventID string) int
+		SelfRevokeAPIKey      func(childComplexity int) int
 		SetDeliverables       func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
+		StartBootstrap        func(childComplexity int, input model.BootstrapInput) int
 		TestWebhook           func(childComplexity int, id string) int
 		UpdateAccount         func(childComplexity int, input model.UpdateAccountInput) int
 		UpdateListing         func(childComplexity int, id string, input model.UpdateListingInput) int
 		UpdateStore           func(childComplexity int, input model.UpdateStoreInput) int
 		UpdateWebhook         func(childComplexity int, id string, input model.UpdateWebhookInput) int
+		VerifyBootstrap       func(childComplexity int, input model.BootstrapVerifyInput) int
 	}
 
 	Order struct {
@@ -290,6 +331,7 @@ type ComplexityRoot struct {
 		Listing         func(childComplexity int) int
 		ListingID       func(childComplexity int) int
 		ListingSlug     func(childComplexity int) int
+		ListingSnapshot func(childComplexity int) int
 		NetAmount       func(childComplexity int) int
 		Object          func(childComplexity int) int
 		PaidAt          func(childComplexity int) int
@@ -299,6 +341,7 @@ type ComplexityRoot struct {
 		Readiness       func(childComplexity int) int
 		RefundAmount    func(childComplexity int) int
 		RefundedAt      func(childComplexity int) int
+		SellerSnapshot  func(childComplexity int) int
 		Status          func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
 	}
@@ -319,8 +362,17 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
+	}
+
+	Ping struct {
+		OK      func(childComplexity int) int
+		Object  func(childComplexity int) int
+		Time    func(childComplexity int) int
+		Version func(childComplexity int) int
 	}
 
 	Plan struct {
@@ -353,10 +405,12 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		APIKeys  func(childComplexity int, limit *int, cursor *string) int
 		Customer func(childComplexity int, id string) int
 		Listing  func(childComplexity int, id string) int
+		Node     func(childComplexity int, id string) int
+		Nodes    func(childComplexity int, ids []string) int
 		Order    func(childComplexity int, id string) int
+		Ping     func(childComplexity int) int
 		Plans    func(childComplexity int) int
 		Store    func(childComplexity int) int
 		Viewer   func(childComplexity int) int
@@ -371,9 +425,12 @@ type ComplexityRoot struct {
 	}
 
 	Review struct {
-		Body      func(childComplexity int) int
+		BuyerName func(childComplexity int) int
 		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Object    func(childComplexity int) int
 		Rating    func(childComplexity int) int
+		Text      func(childComplexity int) int
 	}
 
 	Reviews struct {
@@ -456,11 +513,12 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AccountResolver interface {
-	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *string) (*model.ListingConnection, error)
-	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *string, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
+	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
+	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
+	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
-	Events(ctx context.Context, obj *model.Account, first *int, after *string, typeArg *string, listingID *string, orderID *string) (*model.EventConnection, error)
+	Events(ctx context.Context, obj *model.Account, first *int, after *string, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
 }
 type EventResolver interface {
 	Data(ctx context.Context, obj *model.Event) (map[string]any, error)
@@ -471,11 +529,15 @@ type ListingResolver interface {
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
 	DeleteAPIKey(ctx context.Context, id string) (bool, error)
+	SelfRevokeAPIKey(ctx context.Context) (bool, error)
 	UpdateAccount(ctx context.Context, input model.UpdateAccountInput) (*model.Account, error)
 	DeleteAccount(ctx context.Context) (bool, error)
 	ConnectProcessor(ctx context.Context) (*model.ProcessorOnboarding, error)
 	DisconnectProcessor(ctx context.Context) (*model.ProcessorDisconnection, error)
 	UpdateStore(ctx context.Context, input model.UpdateStoreInput) (*model.Store, error)
+	StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error)
+	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
+	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (bool, error)
@@ -494,6 +556,9 @@ type MutationResolver interface {
 	RedeliverOrder(ctx context.Context, id string) (*model.Redelivery, error)
 }
 type OrderResolver interface {
+	ListingSnapshot(ctx context.Context, obj *model.Order) (map[string]any, error)
+	SellerSnapshot(ctx context.Context, obj *model.Order) (map[string]any, error)
+
 	Listing(ctx context.Context, obj *model.Order) (*model.Listing, error)
 	Customer(ctx context.Context, obj *model.Order) (*model.Customer, error)
 }
@@ -501,7 +566,9 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*model.Account, error)
 	Store(ctx context.Context) (*model.Store, error)
 	Plans(ctx context.Context) ([]*model.Plan, error)
-	APIKeys(ctx context.Context, limit *int, cursor *string) (*model.APIKeyList, error)
+	Ping(ctx context.Context) (*model.Ping, error)
+	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	Listing(ctx context.Context, id string) (*model.Listing, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
@@ -529,6 +596,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "Account.apiKeys":
+		if e.ComplexityRoot.Account.APIKeys == nil {
+			break
+		}
+
+		args, err := ec.field_Account_apiKeys_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.APIKeys(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Account.billingStatus":
 		if e.ComplexityRoot.Account.BillingStatus == nil {
 			break
@@ -580,7 +658,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Events(childComplexity, args["first"].(*int), args["after"].(*string), args["type"].(*string), args["listingId"].(*string), args["orderId"].(*string)), true
+		return e.ComplexityRoot.Account.Events(childComplexity, args["first"].(*int), args["after"].(*string), args["type"].(*model.EventType), args["listingId"].(*string), args["orderId"].(*string)), true
 	case "Account.feeRate":
 		if e.ComplexityRoot.Account.FeeRate == nil {
 			break
@@ -609,7 +687,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*string)), true
+		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ListingStatus)), true
 	case "Account.notifyOrders":
 		if e.ComplexityRoot.Account.NotifyOrders == nil {
 			break
@@ -632,7 +710,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*string), args["listing"].(*string), args["buyerEmail"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
+		return e.ComplexityRoot.Account.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.OrderStatus), args["listing"].(*string), args["buyerEmail"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
 	case "Account.plan":
 		if e.ComplexityRoot.Account.Plan == nil {
 			break
@@ -812,30 +890,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ApiKey.Scope(childComplexity), true
 
-	case "ApiKeyList.data":
-		if e.ComplexityRoot.ApiKeyList.Data == nil {
+	case "ApiKeyConnection.edges":
+		if e.ComplexityRoot.ApiKeyConnection.Edges == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ApiKeyList.Data(childComplexity), true
-	case "ApiKeyList.hasMore":
-		if e.ComplexityRoot.ApiKeyList.HasMore == nil {
+		return e.ComplexityRoot.ApiKeyConnection.Edges(childComplexity), true
+	case "ApiKeyConnection.pageInfo":
+		if e.ComplexityRoot.ApiKeyConnection.PageInfo == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ApiKeyList.HasMore(childComplexity), true
-	case "ApiKeyList.nextCursor":
-		if e.ComplexityRoot.ApiKeyList.NextCursor == nil {
+		return e.ComplexityRoot.ApiKeyConnection.PageInfo(childComplexity), true
+
+	case "ApiKeyEdge.cursor":
+		if e.ComplexityRoot.ApiKeyEdge.Cursor == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ApiKeyList.NextCursor(childComplexity), true
-	case "ApiKeyList.object":
-		if e.ComplexityRoot.ApiKeyList.Object == nil {
+		return e.ComplexityRoot.ApiKeyEdge.Cursor(childComplexity), true
+	case "ApiKeyEdge.node":
+		if e.ComplexityRoot.ApiKeyEdge.Node == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ApiKeyList.Object(childComplexity), true
+		return e.ComplexityRoot.ApiKeyEdge.Node(childComplexity), true
+
+	case "BootstrapSession.accountCreated":
+		if e.ComplexityRoot.BootstrapSession.AccountCreated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.AccountCreated(childComplexity), true
+	case "BootstrapSession.accountId":
+		if e.ComplexityRoot.BootstrapSession.AccountID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.AccountID(childComplexity), true
+	case "BootstrapSession.email":
+		if e.ComplexityRoot.BootstrapSession.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.Email(childComplexity), true
+	case "BootstrapSession.expiresAt":
+		if e.ComplexityRoot.BootstrapSession.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.ExpiresAt(childComplexity), true
+	case "BootstrapSession.object":
+		if e.ComplexityRoot.BootstrapSession.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.Object(childComplexity), true
+	case "BootstrapSession.sessionId":
+		if e.ComplexityRoot.BootstrapSession.SessionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.SessionID(childComplexity), true
+	case "BootstrapSession.status":
+		if e.ComplexityRoot.BootstrapSession.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrapSession.Status(childComplexity), true
+
+	case "BootstrappedStore.apiKey":
+		if e.ComplexityRoot.BootstrappedStore.APIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.APIKey(childComplexity), true
+	case "BootstrappedStore.avatarUrl":
+		if e.ComplexityRoot.BootstrappedStore.AvatarURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.AvatarURL(childComplexity), true
+	case "BootstrappedStore.bio":
+		if e.ComplexityRoot.BootstrappedStore.Bio == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.Bio(childComplexity), true
+	case "BootstrappedStore.displayName":
+		if e.ComplexityRoot.BootstrappedStore.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.DisplayName(childComplexity), true
+	case "BootstrappedStore.id":
+		if e.ComplexityRoot.BootstrappedStore.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.ID(childComplexity), true
+	case "BootstrappedStore.object":
+		if e.ComplexityRoot.BootstrappedStore.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.Object(childComplexity), true
+	case "BootstrappedStore.readiness":
+		if e.ComplexityRoot.BootstrappedStore.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.Readiness(childComplexity), true
+	case "BootstrappedStore.slug":
+		if e.ComplexityRoot.BootstrappedStore.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.Slug(childComplexity), true
+	case "BootstrappedStore.url":
+		if e.ComplexityRoot.BootstrappedStore.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BootstrappedStore.URL(childComplexity), true
 
 	case "CheckoutField.key":
 		if e.ComplexityRoot.CheckoutField.Key == nil {
@@ -1196,6 +1373,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EventEdge.Node(childComplexity), true
 
+	case "File.contentType":
+		if e.ComplexityRoot.File.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ContentType(childComplexity), true
+	case "File.expiresAt":
+		if e.ComplexityRoot.File.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ExpiresAt(childComplexity), true
+	case "File.filename":
+		if e.ComplexityRoot.File.Filename == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Filename(childComplexity), true
+	case "File.id":
+		if e.ComplexityRoot.File.GetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.GetID(childComplexity), true
+	case "File.object":
+		if e.ComplexityRoot.File.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Object(childComplexity), true
+	case "File.purpose":
+		if e.ComplexityRoot.File.Purpose == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Purpose(childComplexity), true
+	case "File.size":
+		if e.ComplexityRoot.File.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Size(childComplexity), true
+	case "File.token":
+		if e.ComplexityRoot.File.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Token(childComplexity), true
+
 	case "Listing.checkoutSchema":
 		if e.ComplexityRoot.Listing.CheckoutSchema == nil {
 			break
@@ -1403,6 +1629,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddDeliverable(childComplexity, args["listingId"].(string), args["input"].(model.DeliverableInput)), true
+	case "Mutation.completeBootstrap":
+		if e.ComplexityRoot.Mutation.CompleteBootstrap == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_completeBootstrap_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CompleteBootstrap(childComplexity, args["input"].(model.BootstrapStoreInput)), true
 	case "Mutation.connectProcessor":
 		if e.ComplexityRoot.Mutation.ConnectProcessor == nil {
 			break
@@ -1564,6 +1801,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RetryWebhookEvent(childComplexity, args["webhookId"].(string), args["eventId"].(string)), true
+	case "Mutation.selfRevokeApiKey":
+		if e.ComplexityRoot.Mutation.SelfRevokeAPIKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SelfRevokeAPIKey(childComplexity), true
 	case "Mutation.setDeliverables":
 		if e.ComplexityRoot.Mutation.SetDeliverables == nil {
 			break
@@ -1575,6 +1818,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDeliverables(childComplexity, args["listingId"].(string), args["deliverables"].([]*model.DeliverableInput)), true
+	case "Mutation.startBootstrap":
+		if e.ComplexityRoot.Mutation.StartBootstrap == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startBootstrap_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartBootstrap(childComplexity, args["input"].(model.BootstrapInput)), true
 	case "Mutation.testWebhook":
 		if e.ComplexityRoot.Mutation.TestWebhook == nil {
 			break
@@ -1630,6 +1884,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
+	case "Mutation.verifyBootstrap":
+		if e.ComplexityRoot.Mutation.VerifyBootstrap == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_verifyBootstrap_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.VerifyBootstrap(childComplexity, args["input"].(model.BootstrapVerifyInput)), true
 
 	case "Order.amount":
 		if e.ComplexityRoot.Order.Amount == nil {
@@ -1739,6 +2004,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.ListingSlug(childComplexity), true
+	case "Order.listingSnapshot":
+		if e.ComplexityRoot.Order.ListingSnapshot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.ListingSnapshot(childComplexity), true
 	case "Order.netAmount":
 		if e.ComplexityRoot.Order.NetAmount == nil {
 			break
@@ -1793,6 +2064,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.RefundedAt(childComplexity), true
+	case "Order.sellerSnapshot":
+		if e.ComplexityRoot.Order.SellerSnapshot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.SellerSnapshot(childComplexity), true
 	case "Order.status":
 		if e.ComplexityRoot.Order.Status == nil {
 			break
@@ -1857,6 +2134,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "Ping.ok":
+		if e.ComplexityRoot.Ping.OK == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ping.OK(childComplexity), true
+	case "Ping.object":
+		if e.ComplexityRoot.Ping.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ping.Object(childComplexity), true
+	case "Ping.time":
+		if e.ComplexityRoot.Ping.Time == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ping.Time(childComplexity), true
+	case "Ping.version":
+		if e.ComplexityRoot.Ping.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Ping.Version(childComplexity), true
 
 	case "Plan.currency":
 		if e.ComplexityRoot.Plan.Currency == nil {
@@ -1964,17 +2278,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProcessorStatus.TestMode(childComplexity), true
 
-	case "Query.apiKeys":
-		if e.ComplexityRoot.Query.APIKeys == nil {
-			break
-		}
-
-		args, err := ec.field_Query_apiKeys_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Query.APIKeys(childComplexity, args["limit"].(*int), args["cursor"].(*string)), true
 	case "Query.customer":
 		if e.ComplexityRoot.Query.Customer == nil {
 			break
@@ -1998,6 +2301,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Listing(childComplexity, args["id"].(string)), true
+	case "Query.node":
+		if e.ComplexityRoot.Query.Node == nil {
+			break
+		}
+
+		args, err := ec.field_Query_node_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.order":
 		if e.ComplexityRoot.Query.Order == nil {
 			break
@@ -2009,6 +2334,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Order(childComplexity, args["id"].(string)), true
+	case "Query.ping":
+		if e.ComplexityRoot.Query.Ping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Ping(childComplexity), true
 	case "Query.plans":
 		if e.ComplexityRoot.Query.Plans == nil {
 			break
@@ -2064,24 +2395,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Redelivery.OrderID(childComplexity), true
 
-	case "Review.body":
-		if e.ComplexityRoot.Review.Body == nil {
+	case "Review.buyerName":
+		if e.ComplexityRoot.Review.BuyerName == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Review.Body(childComplexity), true
+		return e.ComplexityRoot.Review.BuyerName(childComplexity), true
 	case "Review.createdAt":
 		if e.ComplexityRoot.Review.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Review.CreatedAt(childComplexity), true
+	case "Review.id":
+		if e.ComplexityRoot.Review.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.ID(childComplexity), true
+	case "Review.object":
+		if e.ComplexityRoot.Review.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Object(childComplexity), true
 	case "Review.rating":
 		if e.ComplexityRoot.Review.Rating == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Review.Rating(childComplexity), true
+	case "Review.text":
+		if e.ComplexityRoot.Review.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Review.Text(childComplexity), true
 
 	case "Reviews.averageRating":
 		if e.ComplexityRoot.Reviews.AverageRating == nil {
@@ -2387,6 +2736,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputBootstrapInput,
+		ec.unmarshalInputBootstrapStoreInput,
+		ec.unmarshalInputBootstrapVerifyInput,
 		ec.unmarshalInputCheckoutFieldInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateListingInput,
@@ -2471,7 +2823,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2485,6 +2837,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
+	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -2526,6 +2879,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_readiness(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Account_createdAt(ctx, field)
+	case "apiKeys":
+		return ec.fieldContext_Account_apiKeys(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
 	case "orders":
@@ -2616,18 +2971,68 @@ func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type ApiKey", field.Name)
 }
 
-func (ec *executionContext) childFields_ApiKeyList(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+func (ec *executionContext) childFields_ApiKeyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ApiKeyConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ApiKeyConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKeyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiKeyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ApiKeyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ApiKeyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiKeyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_BootstrapSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
-		return ec.fieldContext_ApiKeyList_object(ctx, field)
-	case "data":
-		return ec.fieldContext_ApiKeyList_data(ctx, field)
-	case "hasMore":
-		return ec.fieldContext_ApiKeyList_hasMore(ctx, field)
-	case "nextCursor":
-		return ec.fieldContext_ApiKeyList_nextCursor(ctx, field)
+		return ec.fieldContext_BootstrapSession_object(ctx, field)
+	case "sessionId":
+		return ec.fieldContext_BootstrapSession_sessionId(ctx, field)
+	case "email":
+		return ec.fieldContext_BootstrapSession_email(ctx, field)
+	case "status":
+		return ec.fieldContext_BootstrapSession_status(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_BootstrapSession_expiresAt(ctx, field)
+	case "accountId":
+		return ec.fieldContext_BootstrapSession_accountId(ctx, field)
+	case "accountCreated":
+		return ec.fieldContext_BootstrapSession_accountCreated(ctx, field)
 	}
-	return nil, fmt.Errorf("no field named %q was found under type ApiKeyList", field.Name)
+	return nil, fmt.Errorf("no field named %q was found under type BootstrapSession", field.Name)
+}
+
+func (ec *executionContext) childFields_BootstrappedStore(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_BootstrappedStore_object(ctx, field)
+	case "id":
+		return ec.fieldContext_BootstrappedStore_id(ctx, field)
+	case "displayName":
+		return ec.fieldContext_BootstrappedStore_displayName(ctx, field)
+	case "bio":
+		return ec.fieldContext_BootstrappedStore_bio(ctx, field)
+	case "avatarUrl":
+		return ec.fieldContext_BootstrappedStore_avatarUrl(ctx, field)
+	case "slug":
+		return ec.fieldContext_BootstrappedStore_slug(ctx, field)
+	case "url":
+		return ec.fieldContext_BootstrappedStore_url(ctx, field)
+	case "readiness":
+		return ec.fieldContext_BootstrappedStore_readiness(ctx, field)
+	case "apiKey":
+		return ec.fieldContext_BootstrappedStore_apiKey(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BootstrappedStore", field.Name)
 }
 
 func (ec *executionContext) childFields_CheckoutField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2932,6 +3337,10 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_paymentIntentId(ctx, field)
 	case "checkoutData":
 		return ec.fieldContext_Order_checkoutData(ctx, field)
+	case "listingSnapshot":
+		return ec.fieldContext_Order_listingSnapshot(ctx, field)
+	case "sellerSnapshot":
+		return ec.fieldContext_Order_sellerSnapshot(ctx, field)
 	case "handedOffAt":
 		return ec.fieldContext_Order_handedOffAt(ctx, field)
 	case "deliverables":
@@ -3000,8 +3409,26 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_Ping(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Ping_object(ctx, field)
+	case "ok":
+		return ec.fieldContext_Ping_ok(ctx, field)
+	case "time":
+		return ec.fieldContext_Ping_time(ctx, field)
+	case "version":
+		return ec.fieldContext_Ping_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Ping", field.Name)
 }
 
 func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3078,10 +3505,16 @@ func (ec *executionContext) childFields_Redelivery(ctx context.Context, field gr
 
 func (ec *executionContext) childFields_Review(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "object":
+		return ec.fieldContext_Review_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Review_id(ctx, field)
 	case "rating":
 		return ec.fieldContext_Review_rating(ctx, field)
-	case "body":
-		return ec.fieldContext_Review_body(ctx, field)
+	case "text":
+		return ec.fieldContext_Review_text(ctx, field)
+	case "buyerName":
+		return ec.fieldContext_Review_buyerName(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Review_createdAt(ctx, field)
 	}
@@ -3352,6 +3785,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Account_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_customers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3418,8 +3873,8 @@ func (ec *executionContext) field_Account_events_args(ctx context.Context, rawAr
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*model.EventType, error) {
+			return ec.unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3464,8 +3919,8 @@ func (ec *executionContext) field_Account_listings_args(ctx context.Context, raw
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*model.ListingStatus, error) {
+			return ec.unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3494,8 +3949,8 @@ func (ec *executionContext) field_Account_orders_args(ctx context.Context, rawAr
 	}
 	args["after"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*model.OrderStatus, error) {
+			return ec.unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3577,6 +4032,20 @@ func (ec *executionContext) field_Mutation_addDeliverable_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_completeBootstrap_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.BootstrapStoreInput, error) {
+			return ec.unmarshalNBootstrapStoreInput2commerceᚋgraphᚋmodelᚐBootstrapStoreInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -3808,6 +4277,20 @@ func (ec *executionContext) field_Mutation_setDeliverables_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_startBootstrap_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.BootstrapInput, error) {
+			return ec.unmarshalNBootstrapInput2commerceᚋgraphᚋmodelᚐBootstrapInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_testWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3894,6 +4377,20 @@ func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_verifyBootstrap_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.BootstrapVerifyInput, error) {
+			return ec.unmarshalNBootstrapVerifyInput2commerceᚋgraphᚋmodelᚐBootstrapVerifyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3905,28 +4402,6 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
-	return args, nil
-}
-
-func (ec *executionContext) field_Query_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["limit"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cursor",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["cursor"] = arg1
 	return args, nil
 }
 
@@ -3955,6 +4430,34 @@ func (ec *executionContext) field_Query_listing_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
 	return args, nil
 }
 
@@ -4180,15 +4683,15 @@ func (ec *executionContext) _Account_plan(ctx context.Context, field graphql.Col
 			return obj.Plan, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Account_plan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type PlanId does not have child fields"))
 }
 
 func (ec *executionContext) _Account_feeRate(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
@@ -4226,15 +4729,15 @@ func (ec *executionContext) _Account_billingStatus(ctx context.Context, field gr
 			return obj.BillingStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.BillingStatus) graphql.Marshaler {
+			return ec.marshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Account_billingStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type BillingStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Account_currency(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
@@ -4425,6 +4928,50 @@ func (ec *executionContext) fieldContext_Account_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Account_apiKeys(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_apiKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().APIKeys(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
+			return ec.marshalNApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_apiKeys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKeyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_apiKeys_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Account_listings(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4435,7 +4982,7 @@ func (ec *executionContext) _Account_listings(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Listings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*string))
+			return ec.Resolvers.Account().Listings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ListingStatus))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
@@ -4479,7 +5026,7 @@ func (ec *executionContext) _Account_orders(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*string), fc.Args["listing"].(*string), fc.Args["buyerEmail"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
+			return ec.Resolvers.Account().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.OrderStatus), fc.Args["listing"].(*string), fc.Args["buyerEmail"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -4611,7 +5158,7 @@ func (ec *executionContext) _Account_events(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Events(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["type"].(*string), fc.Args["listingId"].(*string), fc.Args["orderId"].(*string))
+			return ec.Resolvers.Account().Events(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["type"].(*model.EventType), fc.Args["listingId"].(*string), fc.Args["orderId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EventConnection) graphql.Marshaler {
@@ -4712,15 +5259,15 @@ func (ec *executionContext) _AccountReadiness_next(ctx context.Context, field gr
 			return obj.Next, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionCode) graphql.Marshaler {
+			return ec.marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_AccountReadiness_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("AccountReadiness", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("AccountReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
 func (ec *executionContext) _AccountStats_totalRevenue(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
@@ -4804,15 +5351,15 @@ func (ec *executionContext) _Action_code(ctx context.Context, field graphql.Coll
 			return obj.Code, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ActionCode) graphql.Marshaler {
+			return ec.marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Action_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
 func (ec *executionContext) _Action_kind(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
@@ -4827,15 +5374,15 @@ func (ec *executionContext) _Action_kind(ctx context.Context, field graphql.Coll
 			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ActionKind) graphql.Marshaler {
+			return ec.marshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Action_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type ActionKind does not have child fields"))
 }
 
 func (ec *executionContext) _Action_priority(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
@@ -4850,15 +5397,15 @@ func (ec *executionContext) _Action_priority(ctx context.Context, field graphql.
 			return obj.Priority, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ActionPriority) graphql.Marshaler {
+			return ec.marshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Action_priority(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Action", field, false, false, errors.New("field of type ActionPriority does not have child fields"))
 }
 
 func (ec *executionContext) _Action_message(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
@@ -4928,15 +5475,15 @@ func (ec *executionContext) _ActionResolve_method(ctx context.Context, field gra
 			return obj.Method, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ResolveMethod) graphql.Marshaler {
+			return ec.marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ActionResolve_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ActionResolve", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ActionResolve", field, false, false, errors.New("field of type ResolveMethod does not have child fields"))
 }
 
 func (ec *executionContext) _ActionResolve_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
@@ -5089,15 +5636,15 @@ func (ec *executionContext) _ApiKey_scope(ctx context.Context, field graphql.Col
 			return obj.Scope, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.APIKeyScope) graphql.Marshaler {
+			return ec.marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ApiKey_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type ApiKeyScope does not have child fields"))
 }
 
 func (ec *executionContext) _ApiKey_prefix(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
@@ -5192,13 +5739,132 @@ func (ec *executionContext) fieldContext_ApiKey_expiresAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("ApiKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKeyList_object(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyList) (ret graphql.Marshaler) {
+func (ec *executionContext) _ApiKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ApiKeyList_object(ctx, field)
+			return ec.fieldContext_ApiKeyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.APIKeyEdge) graphql.Marshaler {
+			return ec.marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKeyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiKeyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKeyConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKeyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiKeyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiKeyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiKeyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
+			return ec.marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiKeyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiKeyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BootstrapSession_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrapSession_object(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Object, nil
@@ -5211,75 +5877,204 @@ func (ec *executionContext) _ApiKeyList_object(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ApiKeyList_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKeyList", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_BootstrapSession_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKeyList_data(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyList) (ret graphql.Marshaler) {
+func (ec *executionContext) _BootstrapSession_sessionId(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ApiKeyList_data(ctx, field)
+			return ec.fieldContext_BootstrapSession_sessionId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Data, nil
+			return obj.SessionID, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.APIKey) graphql.Marshaler {
-			return ec.marshalNApiKey2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ApiKeyList_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "ApiKeyList",
-		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiKey(ctx, field)
-		},
-	}
-	return fc, nil
+func (ec *executionContext) fieldContext_BootstrapSession_sessionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type ID does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKeyList_hasMore(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyList) (ret graphql.Marshaler) {
+func (ec *executionContext) _BootstrapSession_email(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ApiKeyList_hasMore(ctx, field)
+			return ec.fieldContext_BootstrapSession_email(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.HasMore, nil
+			return obj.Email, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ApiKeyList_hasMore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKeyList", field, false, false, errors.New("field of type Boolean does not have child fields"))
+func (ec *executionContext) fieldContext_BootstrapSession_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _ApiKeyList_nextCursor(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyList) (ret graphql.Marshaler) {
+func (ec *executionContext) _BootstrapSession_status(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ApiKeyList_nextCursor(ctx, field)
+			return ec.fieldContext_BootstrapSession_status(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.NextCursor, nil
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.BootstrapStatus) graphql.Marshaler {
+			return ec.marshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrapSession_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type BootstrapStatus does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrapSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrapSession_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrapSession_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrapSession_accountId(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrapSession_accountId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrapSession_accountId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrapSession_accountCreated(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrapSession_accountCreated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccountCreated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrapSession_accountCreated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrapSession", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_id(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_displayName(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_displayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayName, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -5289,8 +6084,155 @@ func (ec *executionContext) _ApiKeyList_nextCursor(ctx context.Context, field gr
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_ApiKeyList_nextCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ApiKeyList", field, false, false, errors.New("field of type String does not have child fields"))
+func (ec *executionContext) fieldContext_BootstrappedStore_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_bio(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_bio(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bio, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_bio(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_avatarUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvatarURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_avatarUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_slug(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_url(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BootstrappedStore_readiness(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountReadiness) graphql.Marshaler {
+			return ec.marshalNAccountReadiness2ᚖcommerceᚋgraphᚋmodelᚐAccountReadiness(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BootstrappedStore",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountReadiness(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BootstrappedStore_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BootstrappedStore_apiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BootstrappedStore_apiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutField_key(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
@@ -5351,15 +6293,15 @@ func (ec *executionContext) _CheckoutField_kind(ctx context.Context, field graph
 			return obj.Kind, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.CheckoutFieldKind) graphql.Marshaler {
+			return ec.marshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CheckoutField_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CheckoutField", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CheckoutField", field, false, false, errors.New("field of type CheckoutFieldKind does not have child fields"))
 }
 
 func (ec *executionContext) _CheckoutField_required(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
@@ -5489,15 +6431,15 @@ func (ec *executionContext) _CreatedApiKey_scope(ctx context.Context, field grap
 			return obj.Scope, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.APIKeyScope) graphql.Marshaler {
+			return ec.marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CreatedApiKey_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CreatedApiKey", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CreatedApiKey", field, false, false, errors.New("field of type ApiKeyScope does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedApiKey_prefix(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
@@ -5719,15 +6661,15 @@ func (ec *executionContext) _CreatedWebhookEndpoint_events(ctx context.Context, 
 			return obj.Events, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type EventType does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_status(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
@@ -5742,15 +6684,15 @@ func (ec *executionContext) _CreatedWebhookEndpoint_status(ctx context.Context, 
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.WebhookStatus) graphql.Marshaler {
+			return ec.marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type WebhookStatus does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
@@ -5765,15 +6707,15 @@ func (ec *executionContext) _CreatedWebhookEndpoint_disabledReason(ctx context.C
 			return obj.DisabledReason, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDisabledReason) graphql.Marshaler {
+			return ec.marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_disabledReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("CreatedWebhookEndpoint", field, false, false, errors.New("field of type WebhookDisabledReason does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
@@ -6252,15 +7194,15 @@ func (ec *executionContext) _Deliverable_type(ctx context.Context, field graphql
 			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.DeliverableType) graphql.Marshaler {
+			return ec.marshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Deliverable_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Deliverable", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Deliverable", field, false, false, errors.New("field of type DeliverableType does not have child fields"))
 }
 
 func (ec *executionContext) _Deliverable_value(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
@@ -6468,15 +7410,15 @@ func (ec *executionContext) _Event_type(ctx context.Context, field graphql.Colle
 			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Event_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Event", field, false, false, errors.New("field of type EventType does not have child fields"))
 }
 
 func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
@@ -6690,6 +7632,190 @@ func (ec *executionContext) fieldContext_EventEdge_node(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GetID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, true, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _File_object(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _File_token(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _File_purpose(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_purpose(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purpose, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.FilePurpose) graphql.Marshaler {
+			return ec.marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_purpose(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type FilePurpose does not have child fields"))
+}
+
+func (ec *executionContext) _File_filename(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_filename(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Filename, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_filename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Size, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _File_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Listing_object(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6863,15 +7989,15 @@ func (ec *executionContext) _Listing_status(ctx context.Context, field graphql.C
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ListingStatus) graphql.Marshaler {
+			return ec.marshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Listing_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type ListingStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_url(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -6955,15 +8081,15 @@ func (ec *executionContext) _Listing_coverBlur(ctx context.Context, field graphq
 			return obj.CoverBlur, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.CoverBlur) graphql.Marshaler {
+			return ec.marshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Listing_coverBlur(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type CoverBlur does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_fulfillment(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -6978,15 +8104,15 @@ func (ec *executionContext) _Listing_fulfillment(ctx context.Context, field grap
 			return obj.Fulfillment, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.Fulfillment) graphql.Marshaler {
+			return ec.marshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Listing_fulfillment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Fulfillment does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_externalDelivery(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -7001,15 +8127,15 @@ func (ec *executionContext) _Listing_externalDelivery(ctx context.Context, field
 			return obj.ExternalDelivery, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ExternalDelivery) graphql.Marshaler {
+			return ec.marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Listing_externalDelivery(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type ExternalDelivery does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_deliverables(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -7487,15 +8613,15 @@ func (ec *executionContext) _ListingReadiness_next(ctx context.Context, field gr
 			return obj.Next, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionCode) graphql.Marshaler {
+			return ec.marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_ListingReadiness_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ListingReadiness", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ListingReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -7584,6 +8710,29 @@ func (ec *executionContext) fieldContext_Mutation_deleteApiKey(ctx context.Conte
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_selfRevokeApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_selfRevokeApiKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().SelfRevokeAPIKey(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_selfRevokeApiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_updateAccount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -7755,6 +8904,138 @@ func (ec *executionContext) fieldContext_Mutation_updateStore(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateStore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_startBootstrap(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startBootstrap(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartBootstrap(ctx, fc.Args["input"].(model.BootstrapInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
+			return ec.marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BootstrapSession(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startBootstrap_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_verifyBootstrap(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_verifyBootstrap(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().VerifyBootstrap(ctx, fc.Args["input"].(model.BootstrapVerifyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
+			return ec.marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_verifyBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BootstrapSession(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_verifyBootstrap_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_completeBootstrap(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_completeBootstrap(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CompleteBootstrap(ctx, fc.Args["input"].(model.BootstrapStoreInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrappedStore) graphql.Marshaler {
+			return ec.marshalNBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_completeBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BootstrappedStore(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_completeBootstrap_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8707,15 +9988,15 @@ func (ec *executionContext) _Order_contentType(ctx context.Context, field graphq
 			return obj.ContentType, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.OrderContentType) graphql.Marshaler {
+			return ec.marshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Order_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type OrderContentType does not have child fields"))
 }
 
 func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
@@ -8730,15 +10011,15 @@ func (ec *executionContext) _Order_status(ctx context.Context, field graphql.Col
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.OrderStatus) graphql.Marshaler {
+			return ec.marshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Order_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type OrderStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Order_paymentStatus(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
@@ -8753,15 +10034,15 @@ func (ec *executionContext) _Order_paymentStatus(ctx context.Context, field grap
 			return obj.PaymentStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.PaymentStatus) graphql.Marshaler {
+			return ec.marshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Order_paymentStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type PaymentStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Order_paymentIntentId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
@@ -8808,6 +10089,52 @@ func (ec *executionContext) _Order_checkoutData(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Order_checkoutData(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Order_listingSnapshot(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_listingSnapshot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().ListingSnapshot(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_listingSnapshot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Order_sellerSnapshot(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_sellerSnapshot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().SellerSnapshot(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_sellerSnapshot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, true, true, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _Order_handedOffAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
@@ -8900,15 +10227,15 @@ func (ec *executionContext) _Order_disputeStatus(ctx context.Context, field grap
 			return obj.DisputeStatus, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DisputeStatus) graphql.Marshaler {
+			return ec.marshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Order_disputeStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type DisputeStatus does not have child fields"))
 }
 
 func (ec *executionContext) _Order_refundAmount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
@@ -9331,15 +10658,15 @@ func (ec *executionContext) _OrderReadiness_next(ctx context.Context, field grap
 			return obj.Next, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionCode) graphql.Marshaler {
+			return ec.marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_OrderReadiness_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OrderReadiness", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("OrderReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -9388,6 +10715,144 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Ping_object(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ping_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ping_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Ping", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Ping_ok(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ping_ok(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OK, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ping_ok(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Ping", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Ping_time(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ping_time(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Time, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ping_time(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Ping", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Ping_version(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Ping_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Ping_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Ping", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Plan_object(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9423,15 +10888,15 @@ func (ec *executionContext) _Plan_id(ctx context.Context, field graphql.Collecte
 			return obj.ID, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNID2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Plan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Plan", field, false, false, errors.New("field of type ID does not have child fields"))
+	return graphql.NewScalarFieldContext("Plan", field, false, false, errors.New("field of type PlanId does not have child fields"))
 }
 
 func (ec *executionContext) _Plan_name(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
@@ -9699,15 +11164,15 @@ func (ec *executionContext) _ProcessorStatus_status(ctx context.Context, field g
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.ProcessorConnectionStatus) graphql.Marshaler {
+			return ec.marshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ProcessorStatus_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ProcessorStatus", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("ProcessorStatus", field, false, false, errors.New("field of type ProcessorConnectionStatus does not have child fields"))
 }
 
 func (ec *executionContext) _ProcessorStatus_chargesEnabled(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
@@ -9875,34 +11340,66 @@ func (ec *executionContext) fieldContext_Query_plans(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Query_apiKeys(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+func (ec *executionContext) _Query_ping(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_apiKeys(ctx, field)
+			return ec.fieldContext_Query_ping(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().APIKeys(ctx, fc.Args["limit"].(*int), fc.Args["cursor"].(*string))
+			return ec.Resolvers.Query().Ping(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyList) graphql.Marshaler {
-			return ec.marshalNApiKeyList2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyList(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Ping) graphql.Marshaler {
+			return ec.marshalNPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Query_ping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Query",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ApiKeyList(ctx, field)
+			return ec.childFields_Ping(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Node(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Node) graphql.Marshaler {
+			return ec.marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
 		},
 	}
 	defer func() {
@@ -9912,7 +11409,51 @@ func (ec *executionContext) fieldContext_Query_apiKeys(ctx context.Context, fiel
 		}
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_apiKeys_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+	if fc.Args, err = ec.field_Query_node_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10263,6 +11804,52 @@ func (ec *executionContext) fieldContext_Redelivery_endpoints(_ context.Context,
 	return graphql.NewScalarFieldContext("Redelivery", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Review_object(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Review_rating(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10286,16 +11873,16 @@ func (ec *executionContext) fieldContext_Review_rating(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
-func (ec *executionContext) _Review_body(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+func (ec *executionContext) _Review_text(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Review_body(ctx, field)
+			return ec.fieldContext_Review_text(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Body, nil
+			return obj.Text, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -10305,7 +11892,30 @@ func (ec *executionContext) _Review_body(ctx context.Context, field graphql.Coll
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Review_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Review_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Review_buyerName(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Review_buyerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuyerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Review_buyerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -10707,15 +12317,15 @@ func (ec *executionContext) _WebhookEndpoint_events(ctx context.Context, field g
 			return obj.Events, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []model.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type EventType does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookEndpoint_status(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -10730,15 +12340,15 @@ func (ec *executionContext) _WebhookEndpoint_status(ctx context.Context, field g
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.WebhookStatus) graphql.Marshaler {
+			return ec.marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type WebhookStatus does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -10753,15 +12363,15 @@ func (ec *executionContext) _WebhookEndpoint_disabledReason(ctx context.Context,
 			return obj.DisabledReason, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDisabledReason) graphql.Marshaler {
+			return ec.marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_disabledReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEndpoint", field, false, false, errors.New("field of type WebhookDisabledReason does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookEndpoint_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
@@ -11077,15 +12687,15 @@ func (ec *executionContext) _WebhookEvent_type(ctx context.Context, field graphq
 			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.EventType) graphql.Marshaler {
+			return ec.marshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEvent", field, false, false, errors.New("field of type EventType does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookEvent_status(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
@@ -11100,15 +12710,15 @@ func (ec *executionContext) _WebhookEvent_status(ctx context.Context, field grap
 			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v model.WebhookDeliveryStatus) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEvent_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("WebhookEvent", field, false, false, errors.New("field of type String does not have child fields"))
+	return graphql.NewScalarFieldContext("WebhookEvent", field, false, false, errors.New("field of type WebhookDeliveryStatus does not have child fields"))
 }
 
 func (ec *executionContext) _WebhookEvent_attempts(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
@@ -12565,6 +14175,117 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputBootstrapInput(ctx context.Context, obj any) (model.BootstrapInput, error) {
+	var it model.BootstrapInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputBootstrapStoreInput(ctx context.Context, obj any) (model.BootstrapStoreInput, error) {
+	var it model.BootstrapStoreInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sessionId", "displayName", "slug"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sessionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionID = data
+		case "displayName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayName"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayName = data
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputBootstrapVerifyInput(ctx context.Context, obj any) (model.BootstrapVerifyInput, error) {
+	var it model.BootstrapVerifyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sessionId", "code"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sessionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionID = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCheckoutFieldInput(ctx context.Context, obj any) (model.CheckoutFieldInput, error) {
 	var it model.CheckoutFieldInput
 	if obj == nil {
@@ -12599,7 +14320,7 @@ func (ec *executionContext) unmarshalInputCheckoutFieldInput(ctx context.Context
 			it.Label = data
 		case "kind":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -12650,7 +14371,7 @@ func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context,
 			it.Name = data
 		case "scope":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -12722,7 +14443,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 			it.Cover = data
 		case "coverBlur":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("coverBlur"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -12771,7 +14492,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 			it.Metadata = data
 		case "externalDelivery":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalDelivery"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -12815,7 +14536,7 @@ func (ec *executionContext) unmarshalInputCreateWebhookInput(ctx context.Context
 			it.Name = data
 		case "events":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -12845,7 +14566,7 @@ func (ec *executionContext) unmarshalInputDeliverableInput(ctx context.Context, 
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -13012,7 +14733,7 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 			it.Cover = graphql.OmittableOf(data)
 		case "coverBlur":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("coverBlur"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -13054,14 +14775,14 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 			it.Metadata = graphql.OmittableOf(data)
 		case "externalDelivery":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalDelivery"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.ExternalDelivery = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -13156,14 +14877,14 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 			it.Name = graphql.OmittableOf(data)
 		case "events":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Events = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -13177,11 +14898,74 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj model.Node) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case *model.WebhookEndpoint:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookEndpoint(ctx, sel, obj)
+	case *model.Review:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Review(ctx, sel, obj)
+	case *model.Order:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Order(ctx, sel, obj)
+	case *model.Listing:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Listing(ctx, sel, obj)
+	case *model.File:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._File(ctx, sel, obj)
+	case *model.Event:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Event(ctx, sel, obj)
+	case *model.Deliverable:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Deliverable(ctx, sel, obj)
+	case *model.Customer:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Customer(ctx, sel, obj)
+	case *model.APIKey:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ApiKey(ctx, sel, obj)
+	case *model.Account:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Account(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Node must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
 
-var accountImplementors = []string{"Account"}
+var accountImplementors = []string{"Account", "Node"}
 
 func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, obj *model.Account) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountImplementors)
@@ -13263,6 +15047,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "apiKeys":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_apiKeys(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "listings":
 			field := field
 
@@ -13681,7 +15503,7 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var apiKeyImplementors = []string{"ApiKey"}
+var apiKeyImplementors = []string{"ApiKey", "Node"}
 
 func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
@@ -13754,10 +15576,10 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
-var apiKeyListImplementors = []string{"ApiKeyList"}
+var apiKeyConnectionImplementors = []string{"ApiKeyConnection"}
 
-func (ec *executionContext) _ApiKeyList(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyList) graphql.Marshaler {
-	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyListImplementors)
+func (ec *executionContext) _ApiKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
 	deferredFieldSet := graphql.NewFieldSet(nil)
@@ -13765,25 +15587,204 @@ func (ec *executionContext) _ApiKeyList(ctx context.Context, sel ast.SelectionSe
 	for i, field := range fields {
 		switch field.Name {
 		case "__typename":
-			out.Values[i] = graphql.MarshalString("ApiKeyList")
+			out.Values[i] = graphql.MarshalString("ApiKeyConnection")
+		case "edges":
+			out.Values[i] = ec._ApiKeyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ApiKeyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var apiKeyEdgeImplementors = []string{"ApiKeyEdge"}
+
+func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiKeyEdge")
+		case "cursor":
+			out.Values[i] = ec._ApiKeyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ApiKeyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var bootstrapSessionImplementors = []string{"BootstrapSession"}
+
+func (ec *executionContext) _BootstrapSession(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrapSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrapSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BootstrapSession")
 		case "object":
-			out.Values[i] = ec._ApiKeyList_object(ctx, field, obj)
+			out.Values[i] = ec._BootstrapSession_object(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "data":
-			out.Values[i] = ec._ApiKeyList_data(ctx, field, obj)
+		case "sessionId":
+			out.Values[i] = ec._BootstrapSession_sessionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "hasMore":
-			out.Values[i] = ec._ApiKeyList_hasMore(ctx, field, obj)
+		case "email":
+			out.Values[i] = ec._BootstrapSession_email(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "nextCursor":
-			out.Values[i] = ec._ApiKeyList_nextCursor(ctx, field, obj)
+		case "status":
+			out.Values[i] = ec._BootstrapSession_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._BootstrapSession_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accountId":
+			out.Values[i] = ec._BootstrapSession_accountId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accountCreated":
+			out.Values[i] = ec._BootstrapSession_accountCreated(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var bootstrappedStoreImplementors = []string{"BootstrappedStore"}
+
+func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrappedStore) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrappedStoreImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BootstrappedStore")
+		case "object":
+			out.Values[i] = ec._BootstrappedStore_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._BootstrappedStore_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "displayName":
+			out.Values[i] = ec._BootstrappedStore_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bio":
+			out.Values[i] = ec._BootstrappedStore_bio(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "avatarUrl":
+			out.Values[i] = ec._BootstrappedStore_avatarUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "slug":
+			out.Values[i] = ec._BootstrappedStore_slug(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._BootstrappedStore_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "readiness":
+			out.Values[i] = ec._BootstrappedStore_readiness(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiKey":
+			out.Values[i] = ec._BootstrappedStore_apiKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -14031,7 +16032,7 @@ func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast
 	return out
 }
 
-var customerImplementors = []string{"Customer"}
+var customerImplementors = []string{"Customer", "Node"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *model.Customer) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
@@ -14195,7 +16196,7 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var deliverableImplementors = []string{"Deliverable"}
+var deliverableImplementors = []string{"Deliverable", "Node"}
 
 func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionSet, obj *model.Deliverable) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, deliverableImplementors)
@@ -14306,7 +16307,7 @@ func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.Select
 	return out
 }
 
-var eventImplementors = []string{"Event"}
+var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
@@ -14493,7 +16494,80 @@ func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
-var listingImplementors = []string{"Listing"}
+var fileImplementors = []string{"File", "Node"}
+
+func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *model.File) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("File")
+		case "id":
+			out.Values[i] = ec._File_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "object":
+			out.Values[i] = ec._File_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._File_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purpose":
+			out.Values[i] = ec._File_purpose(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "filename":
+			out.Values[i] = ec._File_filename(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "size":
+			out.Values[i] = ec._File_size(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contentType":
+			out.Values[i] = ec._File_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._File_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var listingImplementors = []string{"Listing", "Node"}
 
 func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, obj *model.Listing) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingImplementors)
@@ -14852,6 +16926,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "selfRevokeApiKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_selfRevokeApiKey(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateAccount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAccount(ctx, field)
@@ -14883,6 +16964,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateStore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateStore(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startBootstrap":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startBootstrap(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "verifyBootstrap":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_verifyBootstrap(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completeBootstrap":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_completeBootstrap(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -15020,7 +17122,7 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
-var orderImplementors = []string{"Order"}
+var orderImplementors = []string{"Order", "Node"}
 
 func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *model.Order) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
@@ -15107,6 +17209,82 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "listingSnapshot":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_listingSnapshot(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "sellerSnapshot":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_sellerSnapshot(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "handedOffAt":
 			out.Values[i] = ec._Order_handedOffAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -15413,6 +17591,69 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var pingImplementors = []string{"Ping"}
+
+func (ec *executionContext) _Ping(ctx context.Context, sel ast.SelectionSet, obj *model.Ping) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Ping")
+		case "object":
+			out.Values[i] = ec._Ping_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ok":
+			out.Values[i] = ec._Ping_ok(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "time":
+			out.Values[i] = ec._Ping_time(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._Ping_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -15739,7 +17980,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
-		case "apiKeys":
+		case "ping":
 			field := field
 
 			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
@@ -15748,7 +17989,51 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 						ec.Error(ctx, ec.Recover(ctx, r))
 					}
 				}()
-				res = ec._Query_apiKeys(ctx, field)
+				res = ec._Query_ping(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "node":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_node(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "nodes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_nodes(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -15937,7 +18222,7 @@ func (ec *executionContext) _Redelivery(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var reviewImplementors = []string{"Review"}
+var reviewImplementors = []string{"Review", "Node"}
 
 func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *model.Review) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
@@ -15949,14 +18234,29 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Review")
+		case "object":
+			out.Values[i] = ec._Review_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._Review_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "rating":
 			out.Values[i] = ec._Review_rating(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "body":
-			out.Values[i] = ec._Review_body(ctx, field, obj)
+		case "text":
+			out.Values[i] = ec._Review_text(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "buyerName":
+			out.Values[i] = ec._Review_buyerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		case "createdAt":
@@ -16106,7 +18406,7 @@ func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, ob
 	return out
 }
 
-var webhookEndpointImplementors = []string{"WebhookEndpoint"}
+var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpoint) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
@@ -16998,6 +19298,100 @@ func (ec *executionContext) marshalNAction2ᚖcommerceᚋgraphᚋmodelᚐAction(
 	return ec._Action(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode(ctx context.Context, v any) (model.ActionCode, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode(ctx context.Context, sel ast.SelectionSet, v model.ActionCode) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode = map[string]model.ActionCode{
+		"CONNECT_STRIPE":        model.ActionCodeConnectStripe,
+		"ENABLE_CHARGES":        model.ActionCodeEnableCharges,
+		"UPDATE_BILLING":        model.ActionCodeUpdateBilling,
+		"WEBHOOK_DISABLED":      model.ActionCodeWebhookDisabled,
+		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
+		"PUBLISH_LISTING":       model.ActionCodePublishListing,
+		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
+	}
+	marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
+		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
+		model.ActionCodeEnableCharges:        "ENABLE_CHARGES",
+		model.ActionCodeUpdateBilling:        "UPDATE_BILLING",
+		model.ActionCodeWebhookDisabled:      "WEBHOOK_DISABLED",
+		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
+		model.ActionCodePublishListing:       "PUBLISH_LISTING",
+		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
+	}
+)
+
+func (ec *executionContext) unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind(ctx context.Context, v any) (model.ActionKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind(ctx context.Context, sel ast.SelectionSet, v model.ActionKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind = map[string]model.ActionKind{
+		"API":   model.ActionKindAPI,
+		"HUMAN": model.ActionKindHuman,
+	}
+	marshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind = map[model.ActionKind]string{
+		model.ActionKindAPI:   "API",
+		model.ActionKindHuman: "HUMAN",
+	}
+)
+
+func (ec *executionContext) unmarshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority(ctx context.Context, v any) (model.ActionPriority, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority(ctx context.Context, sel ast.SelectionSet, v model.ActionPriority) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority = map[string]model.ActionPriority{
+		"REQUIRED":  model.ActionPriorityRequired,
+		"SUGGESTED": model.ActionPrioritySuggested,
+	}
+	marshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority = map[model.ActionPriority]string{
+		model.ActionPriorityRequired:  "REQUIRED",
+		model.ActionPrioritySuggested: "SUGGESTED",
+	}
+)
+
 func (ec *executionContext) marshalNActionResolve2ᚖcommerceᚋgraphᚋmodelᚐActionResolve(ctx context.Context, sel ast.SelectionSet, v *model.ActionResolve) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -17006,22 +19400,6 @@ func (ec *executionContext) marshalNActionResolve2ᚖcommerceᚋgraphᚋmodelᚐ
 		return graphql.Null
 	}
 	return ec._ActionResolve(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNApiKey2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIKey) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
@@ -17034,15 +19412,99 @@ func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(
 	return ec._ApiKey(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNApiKeyList2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyList(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyList) graphql.Marshaler {
+func (ec *executionContext) marshalNApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._ApiKeyList(ctx, sel, v)
+	return ec._ApiKeyConnection(ctx, sel, v)
 }
+
+func (ec *executionContext) marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIKeyEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNApiKeyEdge2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNApiKeyEdge2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdge(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ApiKeyEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope(ctx context.Context, v any) (model.APIKeyScope, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope(ctx context.Context, sel ast.SelectionSet, v model.APIKeyScope) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope = map[string]model.APIKeyScope{
+		"FULL":      model.APIKeyScopeFull,
+		"READ_ONLY": model.APIKeyScopeReadOnly,
+	}
+	marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope = map[model.APIKeyScope]string{
+		model.APIKeyScopeFull:     "FULL",
+		model.APIKeyScopeReadOnly: "READ_ONLY",
+	}
+)
+
+func (ec *executionContext) unmarshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus(ctx context.Context, v any) (model.BillingStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus(ctx context.Context, sel ast.SelectionSet, v model.BillingStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus = map[string]model.BillingStatus{
+		"ACTIVE":   model.BillingStatusActive,
+		"PAST_DUE": model.BillingStatusPastDue,
+		"UNPAID":   model.BillingStatusUnpaid,
+	}
+	marshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus = map[model.BillingStatus]string{
+		model.BillingStatusActive:  "ACTIVE",
+		model.BillingStatusPastDue: "PAST_DUE",
+		model.BillingStatusUnpaid:  "UNPAID",
+	}
+)
 
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
@@ -17058,6 +19520,73 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNBootstrapInput2commerceᚋgraphᚋmodelᚐBootstrapInput(ctx context.Context, v any) (model.BootstrapInput, error) {
+	res, err := ec.unmarshalInputBootstrapInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx context.Context, sel ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BootstrapSession(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus(ctx context.Context, v any) (model.BootstrapStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus(ctx context.Context, sel ast.SelectionSet, v model.BootstrapStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus = map[string]model.BootstrapStatus{
+		"PENDING":   model.BootstrapStatusPending,
+		"VERIFIED":  model.BootstrapStatusVerified,
+		"COMPLETED": model.BootstrapStatusCompleted,
+		"DEAD":      model.BootstrapStatusDead,
+	}
+	marshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus = map[model.BootstrapStatus]string{
+		model.BootstrapStatusPending:   "PENDING",
+		model.BootstrapStatusVerified:  "VERIFIED",
+		model.BootstrapStatusCompleted: "COMPLETED",
+		model.BootstrapStatusDead:      "DEAD",
+	}
+)
+
+func (ec *executionContext) unmarshalNBootstrapStoreInput2commerceᚋgraphᚋmodelᚐBootstrapStoreInput(ctx context.Context, v any) (model.BootstrapStoreInput, error) {
+	res, err := ec.unmarshalInputBootstrapStoreInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNBootstrapVerifyInput2commerceᚋgraphᚋmodelᚐBootstrapVerifyInput(ctx context.Context, v any) (model.BootstrapVerifyInput, error) {
+	res, err := ec.unmarshalInputBootstrapVerifyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx context.Context, sel ast.SelectionSet, v *model.BootstrappedStore) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BootstrappedStore(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CheckoutField) graphql.Marshaler {
@@ -17090,6 +19619,68 @@ func (ec *executionContext) unmarshalNCheckoutFieldInput2ᚖcommerceᚋgraphᚋm
 	res, err := ec.unmarshalInputCheckoutFieldInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind(ctx context.Context, v any) (model.CheckoutFieldKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind(ctx context.Context, sel ast.SelectionSet, v model.CheckoutFieldKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind = map[string]model.CheckoutFieldKind{
+		"TEXT":    model.CheckoutFieldKindText,
+		"SELECT":  model.CheckoutFieldKindSelect,
+		"DATE":    model.CheckoutFieldKindDate,
+		"ADDRESS": model.CheckoutFieldKindAddress,
+	}
+	marshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind = map[model.CheckoutFieldKind]string{
+		model.CheckoutFieldKindText:    "TEXT",
+		model.CheckoutFieldKindSelect:  "SELECT",
+		model.CheckoutFieldKindDate:    "DATE",
+		model.CheckoutFieldKindAddress: "ADDRESS",
+	}
+)
+
+func (ec *executionContext) unmarshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur(ctx context.Context, v any) (model.CoverBlur, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur(ctx context.Context, sel ast.SelectionSet, v model.CoverBlur) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur = map[string]model.CoverBlur{
+		"TRUE":  model.CoverBlurTrue,
+		"FALSE": model.CoverBlurFalse,
+		"AUTO":  model.CoverBlurAuto,
+	}
+	marshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur = map[model.CoverBlur]string{
+		model.CoverBlurTrue:  "TRUE",
+		model.CoverBlurFalse: "FALSE",
+		model.CoverBlurAuto:  "AUTO",
+	}
+)
 
 func (ec *executionContext) unmarshalNCreateApiKeyInput2commerceᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
 	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
@@ -17222,6 +19813,36 @@ func (ec *executionContext) unmarshalNDeliverableInput2ᚖcommerceᚋgraphᚋmod
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType(ctx context.Context, v any) (model.DeliverableType, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType(ctx context.Context, sel ast.SelectionSet, v model.DeliverableType) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType = map[string]model.DeliverableType{
+		"FILE": model.DeliverableTypeFile,
+		"URL":  model.DeliverableTypeURL,
+		"TEXT": model.DeliverableTypeText,
+	}
+	marshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType = map[model.DeliverableType]string{
+		model.DeliverableTypeFile: "FILE",
+		model.DeliverableTypeURL:  "URL",
+		model.DeliverableTypeText: "TEXT",
+	}
+)
+
 func (ec *executionContext) marshalNEvent2ᚖcommerceᚋgraphᚋmodelᚐEvent(ctx context.Context, sel ast.SelectionSet, v *model.Event) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -17268,6 +19889,158 @@ func (ec *executionContext) marshalNEventEdge2ᚖcommerceᚋgraphᚋmodelᚐEven
 	return ec._EventEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx context.Context, v any) (model.EventType, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx context.Context, sel ast.SelectionSet, v model.EventType) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
+		"ORDER_PAID":           model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":      model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":       model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":       model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED": model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":       model.EventTypeOrderCanceled,
+	}
+	marshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
+		model.EventTypeOrderPaid:          "ORDER_PAID",
+		model.EventTypeOrderFulfilled:     "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:      "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:      "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed: "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:      "ORDER_CANCELED",
+	}
+)
+
+func (ec *executionContext) unmarshalNEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx context.Context, v any) ([]model.EventType, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.EventType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EventType) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery(ctx context.Context, v any) (model.ExternalDelivery, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery(ctx context.Context, sel ast.SelectionSet, v model.ExternalDelivery) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery = map[string]model.ExternalDelivery{
+		"WEBHOOK":   model.ExternalDeliveryWebhook,
+		"GENERATED": model.ExternalDeliveryGenerated,
+	}
+	marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery = map[model.ExternalDelivery]string{
+		model.ExternalDeliveryWebhook:   "WEBHOOK",
+		model.ExternalDeliveryGenerated: "GENERATED",
+	}
+)
+
+func (ec *executionContext) unmarshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose(ctx context.Context, v any) (model.FilePurpose, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose(ctx context.Context, sel ast.SelectionSet, v model.FilePurpose) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose = map[string]model.FilePurpose{
+		"DELIVERABLE": model.FilePurposeDeliverable,
+		"COVER":       model.FilePurposeCover,
+		"AVATAR":      model.FilePurposeAvatar,
+	}
+	marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose = map[model.FilePurpose]string{
+		model.FilePurposeDeliverable: "DELIVERABLE",
+		model.FilePurposeCover:       "COVER",
+		model.FilePurposeAvatar:      "AVATAR",
+	}
+)
+
+func (ec *executionContext) unmarshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment(ctx context.Context, v any) (model.Fulfillment, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment(ctx context.Context, sel ast.SelectionSet, v model.Fulfillment) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment = map[string]model.Fulfillment{
+		"MANAGED":  model.FulfillmentManaged,
+		"EXTERNAL": model.FulfillmentExternal,
+	}
+	marshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment = map[model.Fulfillment]string{
+		model.FulfillmentManaged:  "MANAGED",
+		model.FulfillmentExternal: "EXTERNAL",
+	}
+)
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17282,6 +20055,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -17372,6 +20174,36 @@ func (ec *executionContext) marshalNListingReadiness2ᚖcommerceᚋgraphᚋmodel
 	return ec._ListingReadiness(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, v any) (model.ListingStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, sel ast.SelectionSet, v model.ListingStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus = map[string]model.ListingStatus{
+		"DRAFT":     model.ListingStatusDraft,
+		"PUBLISHED": model.ListingStatusPublished,
+		"PAUSED":    model.ListingStatusPaused,
+	}
+	marshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus = map[model.ListingStatus]string{
+		model.ListingStatusDraft:     "DRAFT",
+		model.ListingStatusPublished: "PUBLISHED",
+		model.ListingStatusPaused:    "PAUSED",
+	}
+)
+
 func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
 	res, err := graphql.UnmarshalMap(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17394,6 +20226,16 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNNode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -17413,6 +20255,36 @@ func (ec *executionContext) marshalNOrderConnection2ᚖcommerceᚋgraphᚋmodel�
 	}
 	return ec._OrderConnection(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType(ctx context.Context, v any) (model.OrderContentType, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType(ctx context.Context, sel ast.SelectionSet, v model.OrderContentType) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType = map[string]model.OrderContentType{
+		"STATIC":    model.OrderContentTypeStatic,
+		"GENERATED": model.OrderContentTypeGenerated,
+		"WEBHOOK":   model.OrderContentTypeWebhook,
+	}
+	marshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType = map[model.OrderContentType]string{
+		model.OrderContentTypeStatic:    "STATIC",
+		model.OrderContentTypeGenerated: "GENERATED",
+		model.OrderContentTypeWebhook:   "WEBHOOK",
+	}
+)
 
 func (ec *executionContext) marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrderEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
@@ -17450,6 +20322,42 @@ func (ec *executionContext) marshalNOrderReadiness2ᚖcommerceᚋgraphᚋmodel�
 	return ec._OrderReadiness(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, v any) (model.OrderStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v model.OrderStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus = map[string]model.OrderStatus{
+		"PENDING":   model.OrderStatusPending,
+		"PAID":      model.OrderStatusPaid,
+		"FULFILLED": model.OrderStatusFulfilled,
+		"CANCELED":  model.OrderStatusCanceled,
+		"FAILED":    model.OrderStatusFailed,
+		"REFUNDED":  model.OrderStatusRefunded,
+	}
+	marshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus = map[model.OrderStatus]string{
+		model.OrderStatusPending:   "PENDING",
+		model.OrderStatusPaid:      "PAID",
+		model.OrderStatusFulfilled: "FULFILLED",
+		model.OrderStatusCanceled:  "CANCELED",
+		model.OrderStatusFailed:    "FAILED",
+		model.OrderStatusRefunded:  "REFUNDED",
+	}
+)
+
 func (ec *executionContext) marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -17458,6 +20366,46 @@ func (ec *executionContext) marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageI
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus(ctx context.Context, v any) (model.PaymentStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus(ctx context.Context, sel ast.SelectionSet, v model.PaymentStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus = map[string]model.PaymentStatus{
+		"UNPAID":   model.PaymentStatusUnpaid,
+		"PAID":     model.PaymentStatusPaid,
+		"REFUNDED": model.PaymentStatusRefunded,
+	}
+	marshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus = map[model.PaymentStatus]string{
+		model.PaymentStatusUnpaid:   "UNPAID",
+		model.PaymentStatusPaid:     "PAID",
+		model.PaymentStatusRefunded: "REFUNDED",
+	}
+)
+
+func (ec *executionContext) marshalNPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx context.Context, sel ast.SelectionSet, v *model.Ping) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Ping(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
@@ -17485,6 +20433,68 @@ func (ec *executionContext) marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx 
 	}
 	return ec._Plan(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx context.Context, v any) (model.PlanID, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx context.Context, sel ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID = map[string]model.PlanID{
+		"FREE":   model.PlanIDFree,
+		"GROWTH": model.PlanIDGrowth,
+		"SCALE":  model.PlanIDScale,
+	}
+	marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID = map[model.PlanID]string{
+		model.PlanIDFree:   "FREE",
+		model.PlanIDGrowth: "GROWTH",
+		model.PlanIDScale:  "SCALE",
+	}
+)
+
+func (ec *executionContext) unmarshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus(ctx context.Context, v any) (model.ProcessorConnectionStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus(ctx context.Context, sel ast.SelectionSet, v model.ProcessorConnectionStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus = map[string]model.ProcessorConnectionStatus{
+		"NOT_CONNECTED": model.ProcessorConnectionStatusNotConnected,
+		"ONBOARDING":    model.ProcessorConnectionStatusOnboarding,
+		"CONNECTED":     model.ProcessorConnectionStatusConnected,
+		"DISCONNECTED":  model.ProcessorConnectionStatusDisconnected,
+	}
+	marshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus = map[model.ProcessorConnectionStatus]string{
+		model.ProcessorConnectionStatusNotConnected: "NOT_CONNECTED",
+		model.ProcessorConnectionStatusOnboarding:   "ONBOARDING",
+		model.ProcessorConnectionStatusConnected:    "CONNECTED",
+		model.ProcessorConnectionStatusDisconnected: "DISCONNECTED",
+	}
+)
 
 func (ec *executionContext) marshalNProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {
 	if v == nil {
@@ -17525,6 +20535,40 @@ func (ec *executionContext) marshalNRedelivery2ᚖcommerceᚋgraphᚋmodelᚐRed
 	}
 	return ec._Redelivery(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx context.Context, v any) (model.ResolveMethod, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx context.Context, sel ast.SelectionSet, v model.ResolveMethod) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod = map[string]model.ResolveMethod{
+		"GET":      model.ResolveMethodGet,
+		"POST":     model.ResolveMethodPost,
+		"PUT":      model.ResolveMethodPut,
+		"DELETE":   model.ResolveMethodDelete,
+		"REDIRECT": model.ResolveMethodRedirect,
+	}
+	marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod = map[model.ResolveMethod]string{
+		model.ResolveMethodGet:      "GET",
+		model.ResolveMethodPost:     "POST",
+		model.ResolveMethodPut:      "PUT",
+		model.ResolveMethodDelete:   "DELETE",
+		model.ResolveMethodRedirect: "REDIRECT",
+	}
+)
 
 func (ec *executionContext) marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
@@ -17588,35 +20632,6 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	return res
 }
 
-func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
-	vSlice := graphql.CoerceList(v)
-	var err error
-	res := make([]string, len(vSlice))
-	for i := range vSlice {
-		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
-		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
-		if err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
-}
-
-func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	ret := make(graphql.Array, len(v))
-	for i := range v {
-		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
-	}
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17652,6 +20667,36 @@ func (ec *executionContext) unmarshalNUpdateWebhookInput2commerceᚋgraphᚋmode
 	res, err := ec.unmarshalInputUpdateWebhookInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus(ctx context.Context, v any) (model.WebhookDeliveryStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus(ctx context.Context, sel ast.SelectionSet, v model.WebhookDeliveryStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus = map[string]model.WebhookDeliveryStatus{
+		"PENDING":   model.WebhookDeliveryStatusPending,
+		"DELIVERED": model.WebhookDeliveryStatusDelivered,
+		"FAILED":    model.WebhookDeliveryStatusFailed,
+	}
+	marshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus = map[model.WebhookDeliveryStatus]string{
+		model.WebhookDeliveryStatusPending:   "PENDING",
+		model.WebhookDeliveryStatusDelivered: "DELIVERED",
+		model.WebhookDeliveryStatusFailed:    "FAILED",
+	}
+)
 
 func (ec *executionContext) marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEndpoint) graphql.Marshaler {
 	if v == nil {
@@ -17744,6 +20789,34 @@ func (ec *executionContext) marshalNWebhookEventEdge2ᚖcommerceᚋgraphᚋmodel
 	}
 	return ec._WebhookEventEdge(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus(ctx context.Context, v any) (model.WebhookStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus(ctx context.Context, sel ast.SelectionSet, v model.WebhookStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus = map[string]model.WebhookStatus{
+		"ENABLED":  model.WebhookStatusEnabled,
+		"DISABLED": model.WebhookStatusDisabled,
+	}
+	marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus = map[model.WebhookStatus]string{
+		model.WebhookStatusEnabled:  "ENABLED",
+		model.WebhookStatusDisabled: "DISABLED",
+	}
+)
 
 func (ec *executionContext) marshalNWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.WebhookTest) graphql.Marshaler {
 	if v == nil {
@@ -17895,6 +20968,76 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) unmarshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx context.Context, v any) (*model.ActionCode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx context.Context, sel ast.SelectionSet, v *model.ActionCode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[*v])
+	return res
+}
+
+var (
+	unmarshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode = map[string]model.ActionCode{
+		"CONNECT_STRIPE":        model.ActionCodeConnectStripe,
+		"ENABLE_CHARGES":        model.ActionCodeEnableCharges,
+		"UPDATE_BILLING":        model.ActionCodeUpdateBilling,
+		"WEBHOOK_DISABLED":      model.ActionCodeWebhookDisabled,
+		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
+		"PUBLISH_LISTING":       model.ActionCodePublishListing,
+		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
+	}
+	marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
+		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
+		model.ActionCodeEnableCharges:        "ENABLE_CHARGES",
+		model.ActionCodeUpdateBilling:        "UPDATE_BILLING",
+		model.ActionCodeWebhookDisabled:      "WEBHOOK_DISABLED",
+		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
+		model.ActionCodePublishListing:       "PUBLISH_LISTING",
+		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
+	}
+)
+
+func (ec *executionContext) unmarshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope(ctx context.Context, v any) (*model.APIKeyScope, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyScope) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope[*v])
+	return res
+}
+
+var (
+	unmarshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope = map[string]model.APIKeyScope{
+		"FULL":      model.APIKeyScopeFull,
+		"READ_ONLY": model.APIKeyScopeReadOnly,
+	}
+	marshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope = map[model.APIKeyScope]string{
+		model.APIKeyScopeFull:     "FULL",
+		model.APIKeyScopeReadOnly: "READ_ONLY",
+	}
+)
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -17942,6 +21085,38 @@ func (ec *executionContext) unmarshalOCheckoutFieldInput2ᚕᚖcommerceᚋgraph�
 	return res, nil
 }
 
+func (ec *executionContext) unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur(ctx context.Context, v any) (*model.CoverBlur, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur(ctx context.Context, sel ast.SelectionSet, v *model.CoverBlur) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur[*v])
+	return res
+}
+
+var (
+	unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur = map[string]model.CoverBlur{
+		"TRUE":  model.CoverBlurTrue,
+		"FALSE": model.CoverBlurFalse,
+		"AUTO":  model.CoverBlurAuto,
+	}
+	marshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur = map[model.CoverBlur]string{
+		model.CoverBlurTrue:  "TRUE",
+		model.CoverBlurFalse: "FALSE",
+		model.CoverBlurAuto:  "AUTO",
+	}
+)
+
 func (ec *executionContext) marshalOCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *model.Customer) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -17972,6 +21147,144 @@ func (ec *executionContext) unmarshalODeliverableInput2ᚕᚖcommerceᚋgraphᚋ
 	}
 	return res, nil
 }
+
+func (ec *executionContext) unmarshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus(ctx context.Context, v any) (*model.DisputeStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus(ctx context.Context, sel ast.SelectionSet, v *model.DisputeStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus[*v])
+	return res
+}
+
+var (
+	unmarshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus = map[string]model.DisputeStatus{
+		"NEEDS_RESPONSE": model.DisputeStatusNeedsResponse,
+		"UNDER_REVIEW":   model.DisputeStatusUnderReview,
+		"WON":            model.DisputeStatusWon,
+		"LOST":           model.DisputeStatusLost,
+	}
+	marshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus = map[model.DisputeStatus]string{
+		model.DisputeStatusNeedsResponse: "NEEDS_RESPONSE",
+		model.DisputeStatusUnderReview:   "UNDER_REVIEW",
+		model.DisputeStatusWon:           "WON",
+		model.DisputeStatusLost:          "LOST",
+	}
+)
+
+func (ec *executionContext) unmarshalOEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx context.Context, v any) ([]model.EventType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.EventType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.EventType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNEventType2commerceᚋgraphᚋmodelᚐEventType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType(ctx context.Context, v any) (*model.EventType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType(ctx context.Context, sel ast.SelectionSet, v *model.EventType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType[*v])
+	return res
+}
+
+var (
+	unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
+		"ORDER_PAID":           model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":      model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":       model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":       model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED": model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":       model.EventTypeOrderCanceled,
+	}
+	marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
+		model.EventTypeOrderPaid:          "ORDER_PAID",
+		model.EventTypeOrderFulfilled:     "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:      "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:      "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed: "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:      "ORDER_CANCELED",
+	}
+)
+
+func (ec *executionContext) unmarshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery(ctx context.Context, v any) (*model.ExternalDelivery, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery(ctx context.Context, sel ast.SelectionSet, v *model.ExternalDelivery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery[*v])
+	return res
+}
+
+var (
+	unmarshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery = map[string]model.ExternalDelivery{
+		"WEBHOOK":   model.ExternalDeliveryWebhook,
+		"GENERATED": model.ExternalDeliveryGenerated,
+	}
+	marshalOExternalDelivery2ᚖcommerceᚋgraphᚋmodelᚐExternalDelivery = map[model.ExternalDelivery]string{
+		model.ExternalDeliveryWebhook:   "WEBHOOK",
+		model.ExternalDeliveryGenerated: "GENERATED",
+	}
+)
 
 func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
 	if v == nil {
@@ -18059,6 +21372,38 @@ func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 	return ec._Listing(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, v any) (*model.ListingStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, sel ast.SelectionSet, v *model.ListingStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus = map[string]model.ListingStatus{
+		"DRAFT":     model.ListingStatusDraft,
+		"PUBLISHED": model.ListingStatusPublished,
+		"PAUSED":    model.ListingStatusPaused,
+	}
+	marshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus = map[model.ListingStatus]string{
+		model.ListingStatusDraft:     "DRAFT",
+		model.ListingStatusPublished: "PUBLISHED",
+		model.ListingStatusPaused:    "PAUSED",
+	}
+)
+
 func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
 	if v == nil {
 		return nil, nil
@@ -18076,6 +21421,51 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	res := graphql.MarshalMap(v)
 	return res
 }
+
+func (ec *executionContext) marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, v any) (*model.OrderStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, sel ast.SelectionSet, v *model.OrderStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus = map[string]model.OrderStatus{
+		"PENDING":   model.OrderStatusPending,
+		"PAID":      model.OrderStatusPaid,
+		"FULFILLED": model.OrderStatusFulfilled,
+		"CANCELED":  model.OrderStatusCanceled,
+		"FAILED":    model.OrderStatusFailed,
+		"REFUNDED":  model.OrderStatusRefunded,
+	}
+	marshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus = map[model.OrderStatus]string{
+		model.OrderStatusPending:   "PENDING",
+		model.OrderStatusPaid:      "PAID",
+		model.OrderStatusFulfilled: "FULFILLED",
+		model.OrderStatusCanceled:  "CANCELED",
+		model.OrderStatusFailed:    "FAILED",
+		model.OrderStatusRefunded:  "REFUNDED",
+	}
+)
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
 	if v == nil {
@@ -18147,6 +21537,68 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	res := graphql.MarshalTime(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason(ctx context.Context, v any) (*model.WebhookDisabledReason, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDisabledReason) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason[*v])
+	return res
+}
+
+var (
+	unmarshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason = map[string]model.WebhookDisabledReason{
+		"MANUAL":               model.WebhookDisabledReasonManual,
+		"CONSECUTIVE_FAILURES": model.WebhookDisabledReasonConsecutiveFailures,
+		"ACCOUNT_DELETED":      model.WebhookDisabledReasonAccountDeleted,
+	}
+	marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason = map[model.WebhookDisabledReason]string{
+		model.WebhookDisabledReasonManual:              "MANUAL",
+		model.WebhookDisabledReasonConsecutiveFailures: "CONSECUTIVE_FAILURES",
+		model.WebhookDisabledReasonAccountDeleted:      "ACCOUNT_DELETED",
+	}
+)
+
+func (ec *executionContext) unmarshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus(ctx context.Context, v any) (*model.WebhookStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus(ctx context.Context, sel ast.SelectionSet, v *model.WebhookStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus = map[string]model.WebhookStatus{
+		"ENABLED":  model.WebhookStatusEnabled,
+		"DISABLED": model.WebhookStatusDisabled,
+	}
+	marshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus = map[model.WebhookStatus]string{
+		model.WebhookStatusEnabled:  "ENABLED",
+		model.WebhookStatusDisabled: "DISABLED",
+	}
+)
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

@@ -126,9 +126,9 @@ func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountRe
 func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Account {
 	plan, _ := PlanByID(a.Plan)
 	return &model.Account{
-		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Plan: a.Plan, FeeRate: plan.FeeRate,
-		BillingStatus: a.BillingStatus, Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
-		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: a.ProcessorStatus,
+		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Plan: model.PlanID(a.Plan), FeeRate: plan.FeeRate,
+		BillingStatus: model.BillingStatus(a.BillingStatus), Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
+		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
 		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
 		Readiness: r.readinessOf(a, ex),

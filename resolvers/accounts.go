@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"time"
 
 	"commerce/db"
 	"commerce/graph/model"
@@ -23,11 +24,16 @@ var plans = []*model.Plan{
 // PlanByID returns a plan of the table.
 func PlanByID(id string) (*model.Plan, bool) {
 	for _, p := range plans {
-		if p.ID == id {
+		if string(p.ID) == id {
 			return p, true
 		}
 	}
 	return nil, false
+}
+
+// Ping reports that the service answers, with its clock and version.
+func (r *Resolver) Ping(ctx context.Context) (*model.Ping, error) {
+	return &model.Ping{Object: "ping", OK: true, Time: r.Now().UTC().Truncate(time.Second), Version: r.Version}, nil
 }
 
 // Plans returns the pricing plans. It needs no authentication.

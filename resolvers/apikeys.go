@@ -92,7 +92,7 @@ func (r *Resolver) insertKey(ctx context.Context, idb bun.IDB, accountID string,
 	}
 	scope := ScopeFull
 	if in.Scope != nil {
-		scope = *in.Scope
+		scope = string(*in.Scope)
 		if scope != ScopeFull && scope != ScopeReadOnly {
 			f.Add("scope", `scope must be "full" or "read_only"`)
 		}
@@ -145,7 +145,7 @@ func (r *Resolver) SelfRevoke(ctx context.Context) error {
 }
 
 func toAPIKeyModel(k *db.APIKey) *model.APIKey {
-	return &model.APIKey{Object: "api_key", ID: k.ID, Name: k.Name, Scope: k.Scope, Prefix: k.Prefix,
+	return &model.APIKey{Object: "api_key", ID: k.ID, Name: k.Name, Scope: model.APIKeyScope(k.Scope), Prefix: k.Prefix,
 		CreatedAt: k.CreatedAt.UTC(), LastUsedAt: utc(k.LastUsedAt), ExpiresAt: utc(k.ExpiresAt)}
 }
 

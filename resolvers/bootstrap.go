@@ -125,7 +125,7 @@ func (r *Resolver) limit(ctx context.Context, group, subject, what string) error
 
 func toSessionModel(s *db.BootstrapSession) *model.BootstrapSession {
 	m := &model.BootstrapSession{Object: "bootstrap_session", SessionID: s.ID, Email: s.Email,
-		Status: s.Status, ExpiresAt: s.ExpiresAt.UTC()}
+		Status: model.BootstrapStatus(s.Status), ExpiresAt: s.ExpiresAt.UTC()}
 	if s.Status == sessionVerified || s.Status == sessionCompleted {
 		m.AccountID = s.AccountID
 		created := s.AccountCreated

@@ -66,7 +66,7 @@ func (r *Resolver) UploadFile(ctx context.Context, purpose, filename, declaredTy
 		_ = r.Storage.Delete(context.WithoutCancel(ctx), key)
 		return nil, fmt.Errorf("record upload: %w", err)
 	}
-	return &model.File{Object: "file", Token: f.Token, Purpose: f.Purpose, Filename: f.Filename, Size: f.Size,
+	return &model.File{Object: "file", Token: f.Token, Purpose: model.FilePurpose(f.Purpose), Filename: f.Filename, Size: f.Size,
 		ContentType: f.ContentType, ExpiresAt: f.ExpiresAt}, nil
 }
 
@@ -199,7 +199,7 @@ func (r *Resolver) ConfirmUploadPurpose(ctx context.Context, f *model.File, purp
 		return nil, fmt.Errorf("record upload purpose: %w", err)
 	}
 	cp := *f
-	cp.Purpose = purpose
+	cp.Purpose = model.FilePurpose(purpose)
 	return &cp, nil
 }
 

@@ -3,6 +3,7 @@ package resolvers
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -63,7 +64,7 @@ func (x listingResolver) Deliverables(ctx context.Context, obj *model.Listing) (
 }
 
 // Listings is viewer.listings.
-func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *string) (*model.ListingConnection, error) {
+func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
 	return x.ListingsConnection(ctx, first, after, status)
 }
 
@@ -84,7 +85,7 @@ func (x root) Order() graph.OrderResolver { return orderResolver{x.r} }
 type orderResolver struct{ *Resolver }
 
 // Orders is viewer.orders.
-func (x accountResolver) Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *string,
+func (x accountResolver) Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus,
 	listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error) {
 	return x.OrdersConnection(ctx, first, after, model.OrderFilter{Status: status, ListingID: listing, BuyerEmail: buyerEmail,
 		CreatedAfter: createdAfter, CreatedBefore: createdBefore})
@@ -97,11 +98,11 @@ func (x accountResolver) Customers(ctx context.Context, obj *model.Account, firs
 	if err != nil {
 		return nil, err
 	}
-	out := &model.CustomerConnection{Edges: make([]*model.CustomerEdge, len(list.Data)),
-		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	out := &model.CustomerConnection{Edges: make([]*model.CustomerEdge, len(list.Data))}
 	for i, c := range list.Data {
 		out.Edges[i] = &model.CustomerEdge{Cursor: *encodeCursor(c.ID), Node: c}
 	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.CustomerEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
 	return out, nil
 }
 
@@ -206,9 +207,30 @@ type (
 
 // Data is the event's order snapshot as a JSON object.
 func (eventResolver) Data(_ context.Context, obj *model.Event) (map[string]any, error) {
-	var m map[string]any
-	if err := json.Unmarshal(obj.Data, &m); err != nil {
-		return nil, err
+	return jsonObject(obj.Data)
+}
+
+// ListingSnapshot is the listing as it was when the order was made.
+func (orderResolver) ListingSnapshot(_ context.Context, obj *model.Order) (map[string]any, error) {
+	return jsonObject(obj.ListingSnapshot)
+}
+
+// SellerSnapshot is the seller as they were when the order was made.
+func (orderResolver) SellerSnapshot(_ context.Context, obj *model.Order) (map[string]any, error) {
+	return jsonObject(obj.SellerSnapshot)
+}
+
+// jsonObject decodes a stored JSON object; null or empty is an empty object.
+func jsonObject(raw json.RawMessage) (map[string]any, error) {
+	m := map[string]any{}
+	if len(raw) == 0 {
+		return m, nil
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("decode stored JSON: %w", err)
+	}
+	if m == nil {
+		m = map[string]any{}
 	}
 	return m, nil
 }
@@ -219,11 +241,11 @@ func (x webhookEndpointResolver) Deliveries(ctx context.Context, obj *model.Webh
 	if err != nil {
 		return nil, err
 	}
-	out := &model.WebhookEventConnection{Edges: make([]*model.WebhookEventEdge, len(list.Data)),
-		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	out := &model.WebhookEventConnection{Edges: make([]*model.WebhookEventEdge, len(list.Data))}
 	for i, d := range list.Data {
 		out.Edges[i] = &model.WebhookEventEdge{Cursor: *encodeCursor(d.ID), Node: d}
 	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.WebhookEventEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
 	return out, nil
 }
 
@@ -233,24 +255,52 @@ func (x accountResolver) Webhooks(ctx context.Context, obj *model.Account, first
 	if err != nil {
 		return nil, err
 	}
-	out := &model.WebhookEndpointConnection{Edges: make([]*model.WebhookEndpointEdge, len(list.Data)),
-		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	out := &model.WebhookEndpointConnection{Edges: make([]*model.WebhookEndpointEdge, len(list.Data))}
 	for i, e := range list.Data {
 		out.Edges[i] = &model.WebhookEndpointEdge{Cursor: *encodeCursor(e.ID), Node: e}
 	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.WebhookEndpointEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
 	return out, nil
 }
 
 // Events is viewer.events: the event log, oldest first, after an event id.
-func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *int, after *string, typ *string, listingID *string, orderID *string) (*model.EventConnection, error) {
-	list, err := x.Resolver.Events(ctx, after, first, typ, listingID, orderID)
+func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *int, after *string, typ *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error) {
+	list, err := x.Resolver.Events(ctx, after, first, (*string)(typ), listingID, orderID)
 	if err != nil {
-		return nil, err
+		return nil, renameParam(err, map[string]string{"limit": "first"})
 	}
-	out := &model.EventConnection{Edges: make([]*model.EventEdge, len(list.Data)),
-		PageInfo: &model.PageInfo{HasNextPage: list.HasMore, EndCursor: list.NextCursor}}
+	out := &model.EventConnection{Edges: make([]*model.EventEdge, len(list.Data))}
 	for i, e := range list.Data {
 		out.Edges[i] = &model.EventEdge{Cursor: e.ID, Node: e}
 	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.EventEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
 	return out, nil
+}
+
+// APIKeys is viewer.apiKeys: the same page as GET /v1/api-keys, as a
+// connection.
+func (x accountResolver) APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error) {
+	list, err := x.Resolver.APIKeys(ctx, first, after)
+	if err != nil {
+		return nil, renameParam(err, map[string]string{"limit": "first", "cursor": "after"})
+	}
+	out := &model.APIKeyConnection{Edges: make([]*model.APIKeyEdge, len(list.Data))}
+	for i, k := range list.Data {
+		out.Edges[i] = &model.APIKeyEdge{Cursor: *encodeCursor(k.ID), Node: k}
+	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.APIKeyEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
+	return out, nil
+}
+
+// SelfRevokeAPIKey is the GraphQL form of POST /v1/api-keys/self-revoke.
+func (x mutationResolver) SelfRevokeAPIKey(ctx context.Context) (bool, error) {
+	if err := x.SelfRevoke(ctx); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// StartBootstrap is the GraphQL form of POST /v1/bootstrap.
+func (x mutationResolver) StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error) {
+	return x.Resolver.StartBootstrap(ctx, input, ClientIPFrom(ctx))
 }

@@ -63,14 +63,14 @@ func (v *listingFields) description(s *string) {
 	}
 }
 
-func (v *listingFields) coverBlur(s *string) {
-	if s != nil && *s != "true" && *s != "false" && *s != "auto" {
+func (v *listingFields) coverBlur(s *model.CoverBlur) {
+	if s != nil && !s.Valid() {
 		v.f.Add("cover_blur", `cover_blur must be "true", "false" or "auto"`)
 	}
 }
 
-func (v *listingFields) externalDelivery(s *string) {
-	if s != nil && *s != "webhook" && *s != "generated" {
+func (v *listingFields) externalDelivery(s *model.ExternalDelivery) {
+	if s != nil && !s.Valid() {
 		v.f.Add("external_delivery", `external_delivery must be "webhook" or "generated"`)
 	}
 }
@@ -154,7 +154,7 @@ func (v *listingFields) checkoutSchema(in []*model.CheckoutFieldInput) []db.Chec
 		default:
 			v.f.Add(p+".kind", "kind must be text, select, date or address")
 		}
-		out = append(out, db.CheckoutField{Key: c.Key, Label: label, Kind: c.Kind, Required: c.Required != nil && *c.Required, Options: c.Options})
+		out = append(out, db.CheckoutField{Key: c.Key, Label: label, Kind: string(c.Kind), Required: c.Required != nil && *c.Required, Options: c.Options})
 	}
 	return out
 }
@@ -186,7 +186,7 @@ func (r *Resolver) deliverables(ctx context.Context, v *listingFields, in []*mod
 			v.f.Add(p, "a deliverable must be an object")
 			continue
 		}
-		c := checkedDeliverable{typ: d.Type, param: p}
+		c := checkedDeliverable{typ: string(d.Type), param: p}
 		switch d.Type {
 		case "file":
 			if d.Token == nil || *d.Token == "" {
@@ -279,8 +279,8 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		return nil, err
 	}
 	l := &db.Listing{ID: db.NewID("lst"), AccountID: p.AccountID, Title: title, Description: in.Description,
-		Price: in.Price, Status: db.ListingDraft, CoverBlur: deref(in.CoverBlur, "auto"),
-		ExternalDelivery: deref(in.ExternalDelivery, "webhook"), CheckoutSchema: schema,
+		Price: in.Price, Status: db.ListingDraft, CoverBlur: deref((*string)(in.CoverBlur), "auto"),
+		ExternalDelivery: deref((*string)(in.ExternalDelivery), "webhook"), CheckoutSchema: schema,
 		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
 		DeliverablesCount: len(ds)}
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
@@ -417,7 +417,7 @@ func (r *Resolver) DeliverablesByListing(ctx context.Context, ids []string) ([][
 }
 
 func toDeliverableModel(d *db.Deliverable) *model.Deliverable {
-	m := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: d.Type, CreatedAt: d.CreatedAt.UTC()}
+	m := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: model.DeliverableType(d.Type), CreatedAt: d.CreatedAt.UTC()}
 	if d.Type == "file" {
 		m.File = &model.DeliverableFile{Name: deref(d.FileName, ""), ContentType: deref(d.FileContentType, "")}
 		if d.FileSize != nil {
@@ -487,8 +487,8 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 	url := r.BaseURL + "/p/" + l.Slug
 	m := &model.Listing{
 		Object: "listing", ID: l.ID, AccountID: l.AccountID, Title: l.Title, Description: l.Description, Price: l.Price,
-		Currency: f.account.Currency, Slug: l.Slug, Status: l.Status, URL: url, CheckoutURL: url,
-		CoverBlur: l.CoverBlur, Fulfillment: fulfillmentOf(l), ExternalDelivery: l.ExternalDelivery,
+		Currency: f.account.Currency, Slug: l.Slug, Status: model.ListingStatus(l.Status), URL: url, CheckoutURL: url,
+		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
 		Reviews:   &model.Reviews{Items: []*model.Review{}},
@@ -503,7 +503,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		m.CoverURL = &u
 	}
 	for i, c := range l.CheckoutSchema {
-		m.CheckoutSchema[i] = &model.CheckoutField{Key: c.Key, Label: c.Label, Kind: c.Kind, Required: c.Required, Options: c.Options}
+		m.CheckoutSchema[i] = &model.CheckoutField{Key: c.Key, Label: c.Label, Kind: model.CheckoutFieldKind(c.Kind), Required: c.Required, Options: c.Options}
 	}
 	for k, v := range l.Metadata {
 		m.Metadata[k] = v
@@ -513,14 +513,17 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 
 func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSummary {
 	return &model.ListingSummary{Object: "listing", ID: l.ID, Title: l.Title, Price: l.Price, Currency: currency,
-		Slug: l.Slug, Status: l.Status, URL: r.BaseURL + "/p/" + l.Slug, Fulfillment: fulfillmentOf(l),
+		Slug: l.Slug, Status: model.ListingStatus(l.Status), URL: r.BaseURL + "/p/" + l.Slug, Fulfillment: model.Fulfillment(fulfillmentOf(l)),
 		CreatedAt: l.CreatedAt.UTC(), PublishedAt: utc(l.PublishedAt)}
 }
 
-// listSummariesQuery reads a keyset page of an account's listings on the pgx
-// pool: the benchmarked list path. $3 = ” means no status filter.
-const listSummariesQuery = `
-SELECT l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, a.currency
+// listingsPageQuery reads a keyset page of an account's listings with the
+// account's currency, on the pgx pool: the one query path of the REST list
+// and the GraphQL connection. $3 = ” means no status filter.
+const listingsPageQuery = `
+SELECT l.id, l.title, l.description, l.price, l.slug, l.status, l.cover_key, l.cover_blur, l.external_delivery,
+       l.checkout_schema, l.utm_source, l.utm_medium, l.utm_campaign, l.metadata, l.deliverables_count,
+       l.created_at, l.updated_at, l.published_at, a.currency
 FROM listings l JOIN accounts a ON a.id = l.account_id
 WHERE l.account_id = $1 AND l.deleted_at IS NULL AND ($2 = '' OR l.id < $2) AND ($3 = '' OR l.status = $3)
 ORDER BY l.id DESC
@@ -530,34 +533,68 @@ func validStatus(s string) bool {
 	return s == db.ListingDraft || s == db.ListingPublished || s == db.ListingPaused
 }
 
-// Listings lists the caller's listings, newest first. Errors:
-// authentication_error, validation_error (limit, cursor, status).
-func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *string) (*model.ListingList, error) {
+// listingsPage reads a keyset page of the caller's listings, newest first,
+// with the account's currency. limitParam and cursorParam name the paging
+// arguments in errors (limit/cursor in REST, first/after in GraphQL).
+// Errors: authentication_error, validation_error (limit, cursor, status).
+func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, nil, nil, err
 	}
 	pg, err := parsePage(limit, cursor, "lst")
 	if err != nil {
-		return nil, err
+		return nil, false, nil, nil, renameParam(err, map[string]string{"limit": limitParam, "cursor": cursorParam})
 	}
-	st := deref(status, "")
-	if st != "" && !validStatus(st) {
-		return nil, problem.Validation("status", "status must be draft, published or paused")
+	st := ""
+	if status != nil {
+		st = string(*status)
+		if !validStatus(st) {
+			return nil, false, nil, nil, problem.Validation("status", "status must be draft, published or paused")
+		}
 	}
-	rows, err := r.DB.Pool.Query(ctx, listSummariesQuery, p.AccountID, pg.after, st, pg.limit+1)
+	rows, err := r.DB.Pool.Query(ctx, listingsPageQuery, p.AccountID, pg.after, st, pg.limit+1)
 	if err != nil {
-		return nil, fmt.Errorf("list listings: %w", err)
+		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
 	var currency *string
 	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
 		l := &db.Listing{AccountID: p.AccountID}
-		return l, row.Scan(&l.ID, &l.Title, &l.Price, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &currency)
+		return l, row.Scan(&l.ID, &l.Title, &l.Description, &l.Price, &l.Slug, &l.Status, &l.CoverKey, &l.CoverBlur,
+			&l.ExternalDelivery, &l.CheckoutSchema, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata,
+			&l.DeliverablesCount, &l.CreatedAt, &l.UpdatedAt, &l.PublishedAt, &currency)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list listings: %w", err)
+		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
 	ls, more, next := trim(ls, pg.limit, func(l *db.Listing) string { return l.ID })
+	return ls, more, next, currency, nil
+}
+
+// renameParam renames the param of a validation problem (REST and GraphQL
+// name the paging arguments differently).
+func renameParam(err error, names map[string]string) error {
+	var pr *problem.Problem
+	if errors.As(err, &pr) {
+		if to, ok := names[pr.Param]; ok && to != "" {
+			pr.Param = to
+			for i := range pr.Errors {
+				if to, ok := names[pr.Errors[i].Param]; ok {
+					pr.Errors[i].Param = to
+				}
+			}
+		}
+	}
+	return err
+}
+
+// Listings lists the caller's listings (summaries), newest first. Errors:
+// authentication_error, validation_error (limit, cursor, status).
+func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus) (*model.ListingList, error) {
+	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, "limit", "cursor")
+	if err != nil {
+		return nil, err
+	}
 	out := &model.ListingList{Object: "list", Data: make([]*model.ListingSummary, len(ls)), HasMore: more, NextCursor: next}
 	for i, l := range ls {
 		out.Data[i] = r.toSummary(l, currency)
@@ -565,49 +602,25 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 	return out, nil
 }
 
-// ListingsConnection is viewer.listings in GraphQL: a Relay connection of
-// full listings; their deliverables come from the dataloader.
-func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *string) (*model.ListingConnection, error) {
-	p, err := caller(ctx)
+// ListingsConnection is viewer.listings in GraphQL: the same page as
+// Listings, as a Relay connection of full listings; their deliverables come
+// from the dataloader. Errors: as Listings, with params first and after.
+func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
+	ls, more, next, _, err := r.listingsPage(ctx, first, after, status, "first", "after")
 	if err != nil {
 		return nil, err
 	}
-	pg, err := parsePage(first, after, "lst")
-	if err != nil {
-		var pr *problem.Problem
-		if errors.As(err, &pr) && pr.Param == "limit" {
-			pr.Param = "first"
-		} else if pr != nil && pr.Param == "cursor" {
-			pr.Param = "after"
-		}
-		return nil, err
-	}
-	st := deref(status, "")
-	if st != "" && !validStatus(st) {
-		return nil, problem.Validation("status", "status must be draft, published or paused")
-	}
-	var ls []*db.Listing
-	q := r.DB.NewSelect().Model(&ls).Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").
-		OrderExpr("id DESC").Limit(int64(pg.limit + 1))
-	if pg.after != "" {
-		q = q.Where("id < ?", pg.after)
-	}
-	if st != "" {
-		q = q.Where("status = ?", st)
-	}
-	if err := q.Scan(ctx); err != nil {
-		return nil, fmt.Errorf("list listings: %w", err)
-	}
-	ls, more, next := trim(ls, pg.limit, func(l *db.Listing) string { return l.ID })
+	p, _ := caller(ctx)
 	facts, err := r.sellerFacts(ctx, p.AccountID)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.ListingConnection{Edges: make([]*model.ListingEdge, len(ls)), PageInfo: &model.PageInfo{HasNextPage: more, EndCursor: next}}
+	out := &model.ListingConnection{Edges: make([]*model.ListingEdge, len(ls))}
 	for i, l := range ls {
 		out.Edges[i] = &model.ListingEdge{Cursor: *encodeCursor(l.ID), Node: r.toListingModel(l, nil, facts)}
 		out.Edges[i].Node.Deliverables = nil // resolved by the dataloader
 	}
+	out.PageInfo = pageInfo(out.Edges, func(e *model.ListingEdge) string { return e.Cursor }, after, more, next)
 	return out, nil
 }
 
@@ -645,7 +658,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	}
 	schemaIn, schemaSet := in.CheckoutSchema.ValueOK()
 	schema := v.checkoutSchema(schemaIn)
-	if in.Status != nil && !validStatus(*in.Status) {
+	if in.Status != nil && !validStatus(string(*in.Status)) {
 		v.f.Add("status", "status must be published or paused (publish a draft with POST /v1/listings/{id}/publish)")
 	}
 	if err := v.f.Err(); err != nil {

@@ -547,9 +547,9 @@ func orderReadiness(o *db.Order) *model.OrderReadiness {
 func toOrderModel(o *db.Order) *model.Order {
 	m := &model.Order{AccountID: o.AccountID, Object: "order", ID: o.ID, ListingID: o.ListingID, ListingSlug: o.ListingSlug, CustomerID: o.CustomerID,
 		BuyerEmail: o.BuyerEmail, Amount: o.Amount, Currency: o.Currency, PlatformFee: o.PlatformFee, NetAmount: o.NetAmount,
-		ContentType: o.ContentType, Status: o.Status, PaymentStatus: o.PaymentStatus, PaymentIntentID: o.PaymentIntentID,
+		ContentType: model.OrderContentType(o.ContentType), Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus), PaymentIntentID: o.PaymentIntentID,
 		CheckoutData: o.CheckoutData, ListingSnapshot: o.ListingSnapshot, SellerSnapshot: o.SellerSnapshot,
-		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: o.DisputeStatus,
+		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: (*model.DisputeStatus)(o.DisputeStatus),
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
 		FulfilledAt: utc(o.FulfilledAt), CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
 		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o)}
@@ -557,7 +557,7 @@ func toOrderModel(o *db.Order) *model.Order {
 		m.CheckoutData = map[string]any{}
 	}
 	for i, d := range o.Deliverables {
-		md := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: d.Type, CreatedAt: o.CreatedAt.UTC()}
+		md := &model.Deliverable{Object: "deliverable", ID: d.ID, Type: model.DeliverableType(d.Type), CreatedAt: o.CreatedAt.UTC()}
 		if d.Type == "file" {
 			md.File = &model.DeliverableFile{Name: deref(d.FileName, "")}
 			if d.FileSize != nil {

@@ -42,10 +42,10 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 		q = q.Where("id < ?", pg.after)
 	}
 	if f.Status != nil {
-		if !validOrderStatus(strings.ToLower(*f.Status)) {
+		if !validOrderStatus(strings.ToLower(string(*f.Status))) {
 			return nil, false, nil, problem.Validation("status", "status must be pending, paid, fulfilled, canceled, failed or refunded")
 		}
-		q = q.Where("status = ?", strings.ToLower(*f.Status))
+		q = q.Where("status = ?", strings.ToLower(string(*f.Status)))
 	}
 	if f.ListingID != nil {
 		if !db.ValidID("lst", *f.ListingID) {
@@ -80,8 +80,8 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 	out := &model.OrderList{Object: "list", Data: make([]*model.OrderSummary, len(rows)), HasMore: more, NextCursor: next}
 	for i, o := range rows {
 		out.Data[i] = &model.OrderSummary{Object: "order", ID: o.ID, ListingID: o.ListingID, BuyerEmail: o.BuyerEmail,
-			Amount: o.Amount, Currency: o.Currency, Status: o.Status, PaymentStatus: o.PaymentStatus,
-			ContentType: o.ContentType, CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt)}
+			Amount: o.Amount, Currency: o.Currency, Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus),
+			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt)}
 	}
 	return out, nil
 }

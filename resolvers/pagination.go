@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"commerce/db"
+	"commerce/graph/model"
 	"commerce/problem"
 )
 
@@ -55,4 +56,15 @@ func trim[T any](rows []T, limit int, id func(T) string) ([]T, bool, *string) {
 	}
 	rows = rows[:limit]
 	return rows, true, encodeCursor(id(rows[len(rows)-1]))
+}
+
+// pageInfo is the Relay paging state of a page of edges fetched after the
+// cursor after (nil or "" for the first page).
+func pageInfo[E any](edges []E, cursor func(E) string, after *string, more bool, next *string) *model.PageInfo {
+	pi := &model.PageInfo{HasNextPage: more, EndCursor: next, HasPreviousPage: after != nil && *after != ""}
+	if len(edges) > 0 {
+		start, end := cursor(edges[0]), cursor(edges[len(edges)-1])
+		pi.StartCursor, pi.EndCursor = &start, &end
+	}
+	return pi
 }

@@ -62,3 +62,18 @@ func ReadOnlyProblem() *problem.Problem {
 	return problem.New(problem.PermissionDenied, "This API key is read_only; use a key with the full scope to change things.").
 		With("required_scope", ScopeFull)
 }
+
+type clientIPKey struct{}
+
+// WithClientIP records the request's client IP (the socket peer, or the
+// X-Forwarded-For entry a trusted proxy gave) for the use cases that limit
+// by it.
+func WithClientIP(ctx context.Context, ip string) context.Context {
+	return context.WithValue(ctx, clientIPKey{}, ip)
+}
+
+// ClientIPFrom returns the client IP WithClientIP recorded ("" if none).
+func ClientIPFrom(ctx context.Context) string {
+	s, _ := ctx.Value(clientIPKey{}).(string)
+	return s
+}

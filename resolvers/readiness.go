@@ -11,20 +11,20 @@ import (
 
 // Action codes.
 const (
-	ActConnectProcessor     = "connect_stripe"
-	ActEnableCharges        = "enable_charges"
-	ActUpdateBilling        = "update_billing"
-	ActWebhookDisabled      = "webhook_disabled"
-	ActFulfillOrder         = "fulfill_order"
-	ActPublishListing       = "publish_listing"
-	ActConfigureFulfillment = "configure_fulfillment"
+	ActConnectProcessor     = model.ActionCodeConnectStripe
+	ActEnableCharges        = model.ActionCodeEnableCharges
+	ActUpdateBilling        = model.ActionCodeUpdateBilling
+	ActWebhookDisabled      = model.ActionCodeWebhookDisabled
+	ActFulfillOrder         = model.ActionCodeFulfillOrder
+	ActPublishListing       = model.ActionCodePublishListing
+	ActConfigureFulfillment = model.ActionCodeConfigureFulfillment
 )
 
 const (
-	kindAPI           = "api"
-	kindHuman         = "human"
-	priorityRequired  = "required"
-	prioritySuggested = "suggested"
+	kindAPI           = model.ActionKindAPI
+	kindHuman         = model.ActionKindHuman
+	priorityRequired  = model.ActionPriorityRequired
+	prioritySuggested = model.ActionPrioritySuggested
 )
 
 // accountFacts is what account readiness depends on.
@@ -46,14 +46,14 @@ type accountFacts struct {
 	DraftListingID string
 }
 
-func apiAction(code, priority, message, method, endpoint string, params map[string]any) *model.Action {
+func apiAction(code model.ActionCode, priority model.ActionPriority, message string, method model.ResolveMethod, endpoint string, params map[string]any) *model.Action {
 	return &model.Action{Code: code, Kind: kindAPI, Priority: priority, Message: message,
 		Resolve: &model.ActionResolve{Method: method, Endpoint: &endpoint, Params: params}}
 }
 
-func humanAction(code, priority, message, url string) *model.Action {
+func humanAction(code model.ActionCode, priority model.ActionPriority, message, url string) *model.Action {
 	return &model.Action{Code: code, Kind: kindHuman, Priority: priority, Message: message,
-		Resolve: &model.ActionResolve{Method: "redirect", URL: &url}}
+		Resolve: &model.ActionResolve{Method: model.ResolveMethodRedirect, URL: &url}}
 }
 
 // accountActions evaluates the account table of CONTRACT §7, in priority order.

@@ -14,7 +14,7 @@ type actionT = model.Action
 func codes(actions []*actionT) []string {
 	out := make([]string, len(actions))
 	for i, a := range actions {
-		out[i] = a.Code + "/" + a.Priority
+		out[i] = string(a.Code) + "/" + string(a.Priority)
 	}
 	return out
 }
@@ -76,14 +76,14 @@ func TestActionResolves(t *testing.T) {
 		AwaitingFulfillmentOrderID: "ord_1", DraftListingID: "lst_1"})
 	byCode := map[string]*actionT{}
 	for _, a := range all {
-		byCode[a.Code] = a
+		byCode[string(a.Code)] = a
 		require.NotEmpty(t, a.Message)
 	}
-	require.Equal(t, "human", byCode["enable_charges"].Kind)
-	require.Equal(t, "redirect", byCode["enable_charges"].Resolve.Method)
+	require.Equal(t, model.ActionKindHuman, byCode["enable_charges"].Kind)
+	require.Equal(t, model.ResolveMethodRedirect, byCode["enable_charges"].Resolve.Method)
 	require.Equal(t, "https://x/onb", *byCode["enable_charges"].Resolve.URL)
 	require.Equal(t, "https://x/billing", *byCode["update_billing"].Resolve.URL)
-	require.Equal(t, "PUT", byCode["webhook_disabled"].Resolve.Method)
+	require.Equal(t, model.ResolveMethodPut, byCode["webhook_disabled"].Resolve.Method)
 	require.Equal(t, "/v1/webhooks/wh_1", *byCode["webhook_disabled"].Resolve.Endpoint)
 	require.Equal(t, map[string]any{"status": "enabled"}, byCode["webhook_disabled"].Resolve.Params)
 	require.Equal(t, "/v1/orders/ord_1/fulfill", *byCode["fulfill_order"].Resolve.Endpoint)
@@ -98,5 +98,5 @@ func TestActionResolves(t *testing.T) {
 	}
 	noDraft := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true})
 	require.Equal(t, "/v1/listings", *noDraft[0].Resolve.Endpoint)
-	require.Equal(t, "POST", noDraft[0].Resolve.Method)
+	require.Equal(t, model.ResolveMethodPost, noDraft[0].Resolve.Method)
 }

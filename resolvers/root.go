@@ -51,6 +51,8 @@ type Resolver struct {
 	RetrySchedule []time.Duration
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
+	// Version is the running version, reported by ping.
+	Version string
 	// Now is the clock; tests may replace it.
 	Now func() time.Time
 

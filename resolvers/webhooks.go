@@ -146,7 +146,7 @@ func eventBody(ev *db.Event) []byte {
 }
 
 func toEventModel(ev *db.Event) *model.Event {
-	return &model.Event{ID: ev.ID, Object: "event", Type: ev.Type, CreatedAt: ev.CreatedAt.UTC(),
+	return &model.Event{ID: ev.ID, Object: "event", Type: model.EventType(ev.Type), CreatedAt: ev.CreatedAt.UTC(),
 		ListingID: ev.ListingID, OrderID: ev.OrderID, Data: ev.Data}
 }
 
@@ -236,12 +236,13 @@ func (r *Resolver) validateWebhookURL(ctx context.Context, raw string) error {
 	return nil
 }
 
-func validEvents(in []string) ([]string, bool) {
+func validEvents(in []model.EventType) ([]string, bool) {
 	if in == nil {
 		return slices.Clone(OrderEventTypes), true
 	}
 	out := []string{}
-	for _, e := range in {
+	for _, t := range in {
+		e := string(t)
 		if !slices.Contains(OrderEventTypes, e) {
 			return nil, false
 		}
@@ -253,8 +254,8 @@ func validEvents(in []string) ([]string, bool) {
 }
 
 func toEndpointModel(e *db.WebhookEndpoint) *model.WebhookEndpoint {
-	return &model.WebhookEndpoint{Object: "webhook_endpoint", ID: e.ID, URL: e.URL, Name: e.Name, Events: e.Events,
-		Status: e.Status, DisabledReason: e.DisabledReason, ConsecutiveFailures: e.ConsecutiveFailures,
+	return &model.WebhookEndpoint{Object: "webhook_endpoint", ID: e.ID, URL: e.URL, Name: e.Name, Events: eventTypes(e.Events),
+		Status: model.WebhookStatus(e.Status), DisabledReason: (*model.WebhookDisabledReason)(e.DisabledReason), ConsecutiveFailures: e.ConsecutiveFailures,
 		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC()}
 }
 
@@ -466,7 +467,7 @@ func (r *Resolver) DeleteWebhook(ctx context.Context, id string) (bool, error) {
 }
 
 func toDeliveryModel(d *db.WebhookDelivery) *model.WebhookEvent {
-	return &model.WebhookEvent{Object: "webhook_event", ID: d.EventID, WebhookID: d.EndpointID, Type: d.Type, Status: d.Status,
+	return &model.WebhookEvent{Object: "webhook_event", ID: d.EventID, WebhookID: d.EndpointID, Type: model.EventType(d.Type), Status: model.WebhookDeliveryStatus(d.Status),
 		Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError, NextAttemptAt: utc(d.NextAttemptAt),
 		DeliveredAt: utc(d.DeliveredAt), FailedAt: utc(d.FailedAt), CreatedAt: d.CreatedAt.UTC()}
 }
@@ -671,4 +672,13 @@ func (r *Resolver) Events(ctx context.Context, after *string, limit *int, typ, l
 		out.NextCursor = &last
 	}
 	return out, nil
+}
+
+// eventTypes types stored event type names.
+func eventTypes(in []string) []model.EventType {
+	out := make([]model.EventType, len(in))
+	for i, e := range in {
+		out[i] = model.EventType(e)
+	}
+	return out
 }

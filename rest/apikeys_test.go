@@ -24,7 +24,7 @@ func TestAPIKeysLifecycle(t *testing.T) {
 	r.Decode(t, &created)
 	require.Regexp(t, `^svc_[0-9A-Za-z]{40}$`, created.Key)
 	require.Equal(t, created.Key[:12], created.Prefix)
-	require.Equal(t, "read_only", created.Scope)
+	require.Equal(t, model.APIKeyScopeReadOnly, created.Scope)
 	require.Equal(t, "api_key", created.Object)
 	require.Regexp(t, `^key_[0-9a-z]{26}$`, created.ID)
 	require.WithinDuration(t, time.Now(), created.CreatedAt, time.Minute)

@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,26 +57,36 @@ func TestGraphQLAndRESTAgree(t *testing.T) {
 	acc := env.NewAccount()
 	require.Equal(t, 201, env.Post("/v1/api-keys", acc.Key, map[string]any{"name": "second", "scope": "read_only"}).Status)
 
-	res := gql(t, env, acc.Key, `{ apiKeys(limit: 10) { object data { object id name scope prefix createdAt lastUsedAt expiresAt } hasMore nextCursor } }`, nil)
+	res := gql(t, env, acc.Key, `{ viewer { apiKeys(first: 10) { edges { node { object id name scope prefix createdAt lastUsedAt expiresAt } } pageInfo { hasNextPage } } } }`, nil)
 	require.Empty(t, res.Errors)
 	var g map[string]any
 	require.NoError(t, json.Unmarshal(res.Data, &g))
 	rest := env.Get("/v1/api-keys?limit=10", acc.Key).JSON(t)
+	conn := g["viewer"].(map[string]any)["apiKeys"].(map[string]any)
+	var keys []any
+	for _, e := range conn["edges"].([]any) {
+		k := snake(e.(map[string]any)["node"]).(map[string]any)
+		k["scope"] = strings.ToLower(k["scope"].(string))
+		keys = append(keys, k)
+	}
 	// last_used_at may be written between the two calls; compare the rest.
-	strip := func(m map[string]any) {
-		for _, k := range m["data"].([]any) {
+	strip := func(list []any) {
+		for _, k := range list {
 			delete(k.(map[string]any), "last_used_at")
 		}
 	}
-	gs := snake(g["apiKeys"]).(map[string]any)
-	strip(gs)
-	strip(rest)
-	require.Equal(t, rest, gs)
+	strip(keys)
+	strip(rest["data"].([]any))
+	require.Equal(t, rest["data"], keys)
+	require.Equal(t, rest["has_more"], conn["pageInfo"].(map[string]any)["hasNextPage"])
 
 	res = gql(t, env, "", `{ plans { object id name feeRate monthlyPrice currency } }`, nil)
 	require.Empty(t, res.Errors)
 	require.NoError(t, json.Unmarshal(res.Data, &g))
 	plans := env.Get("/v1/plans", "").JSON(t)
+	for _, p := range g["plans"].([]any) {
+		p.(map[string]any)["id"] = strings.ToLower(p.(map[string]any)["id"].(string))
+	}
 	require.Equal(t, plans["data"], snake(g["plans"]))
 
 	res = gql(t, env, acc.Key, `{ viewer { object id email plan feeRate createdAt } }`, nil)
@@ -92,13 +103,13 @@ func TestGraphQLMutationsAndErrors(t *testing.T) {
 	acc := env.NewAccount()
 
 	res := gql(t, env, acc.Key, `mutation($in: CreateApiKeyInput!) { createApiKey(input: $in) { id key scope } }`,
-		map[string]any{"in": map[string]any{"name": "from graphql", "scope": "read_only"}})
+		map[string]any{"in": map[string]any{"name": "from graphql", "scope": "READ_ONLY"}})
 	require.Empty(t, res.Errors)
 	var d struct {
 		CreateAPIKey struct{ ID, Key, Scope string } `json:"createApiKey"`
 	}
 	require.NoError(t, json.Unmarshal(res.Data, &d))
-	require.Equal(t, "read_only", d.CreateAPIKey.Scope)
+	require.Equal(t, "READ_ONLY", d.CreateAPIKey.Scope)
 
 	// A read_only key may query but not mutate.
 	res = gql(t, env, d.CreateAPIKey.Key, `{ viewer { id } }`, nil)
@@ -110,7 +121,7 @@ func TestGraphQLMutationsAndErrors(t *testing.T) {
 	require.Equal(t, float64(403), ext["status"])
 
 	// Validation errors carry the problem members.
-	res = gql(t, env, acc.Key, `mutation { createApiKey(input: {name: "", scope: "root"}) { id } }`, nil)
+	res = gql(t, env, acc.Key, `mutation { createApiKey(input: {name: "", expiresAt: "2001-01-01T00:00:00Z"}) { id } }`, nil)
 	require.Len(t, res.Errors, 1)
 	ext = res.Errors[0]["extensions"].(map[string]any)
 	require.Equal(t, "validation_error", ext["code"])
@@ -138,20 +149,16 @@ func TestGraphQLLimits(t *testing.T) {
 	res := gql(t, env, acc.Key, `{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } } }`, nil)
 	require.Empty(t, res.Errors)
 
-	// Complexity: many aliased list fields exceed 1000.
+	// Cost: many aliased pages exceed the limit.
 	var b strings.Builder
-	b.WriteString("{")
-	for i := 0; i < 120; i++ {
-		b.WriteString(" a")
-		b.WriteString(strings.Repeat("x", i%5+1))
-		b.WriteString(string(rune('a' + i%26)))
-		b.WriteString(string(rune('a' + i/26)))
-		b.WriteString(": apiKeys(limit: 100) { data { id name scope prefix } }")
+	b.WriteString("{ viewer {")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, " a%d: apiKeys(first: 100) { edges { node { id name scope prefix } } }", i)
 	}
-	b.WriteString(" }")
+	b.WriteString(" } }")
 	res = gql(t, env, acc.Key, b.String(), nil)
 	require.NotEmpty(t, res.Errors)
-	require.Contains(t, res.Errors[0]["message"], "complexity")
+	require.Contains(t, res.Errors[0]["message"], "costs")
 
 	r := env.Get("/graphql", "")
 	require.Equal(t, 200, r.Status)
@@ -175,10 +182,10 @@ func TestGraphQLAccount(t *testing.T) {
 	require.Empty(t, res.Errors)
 	var data map[string]any
 	require.NoError(t, json.Unmarshal(res.Data, &data))
-	require.Equal(t, env.Get("/v1/account", acc.Key).JSON(t), snake(data["viewer"]))
-	store := env.Get("/v1/store", acc.Key).JSON(t)
-	store["readiness"] = map[string]any{"operational": false, "next": "connect_stripe"}
-	require.Equal(t, store, snake(data["store"]))
+	s := introspect(t, env)
+	agree(t, s, objectRef("Account"), data["viewer"], env.Get("/v1/account", acc.Key).JSON(t), "viewer")
+	agree(t, s, objectRef("Store"), data["store"], env.Get("/v1/store", acc.Key).JSON(t), "store")
+	require.Equal(t, "CONNECT_STRIPE", data["store"].(map[string]any)["readiness"].(map[string]any)["next"])
 
 	res = gql(t, env, acc.Key, `mutation($in: UpdateAccountInput!) { updateAccount(input: $in) { gaMeasurementId notifyOrders displayName } }`,
 		map[string]any{"in": map[string]any{"gaMeasurementId": "G-0123456789", "notifyOrders": false}})

@@ -32,9 +32,9 @@ func (a *API) listListings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var status *string
+	var status *model.ListingStatus
 	if q := r.URL.Query(); q.Has("status") {
-		s := q.Get("status")
+		s := model.ListingStatus(q.Get("status"))
 		status = &s
 	}
 	out, err := a.Resolver.Listings(r.Context(), lp.Limit, lp.Cursor, status)

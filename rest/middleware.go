@@ -16,6 +16,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"commerce/resolvers"
 )
 
 type ctxKey int
@@ -23,7 +25,6 @@ type ctxKey int
 const (
 	correlationKey ctxKey = iota
 	requestInfoKey
-	clientIPKey
 )
 
 var correlationPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
@@ -59,10 +60,7 @@ func Correlate(next http.Handler) http.Handler {
 }
 
 // ClientIP returns the request's client address (see TrustedClientIP).
-func ClientIP(ctx context.Context) string {
-	s, _ := ctx.Value(clientIPKey).(string)
-	return s
-}
+func ClientIP(ctx context.Context) string { return resolvers.ClientIPFrom(ctx) }
 
 // TrustedClientIP resolves the client address: the socket peer, or, when the
 // peer is a trusted proxy, the rightmost X-Forwarded-For entry that is not one.
@@ -96,7 +94,7 @@ func TrustedClientIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
 			if err != nil {
 				ip = r.RemoteAddr
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientIPKey, ip)))
+			next.ServeHTTP(w, r.WithContext(resolvers.WithClientIP(r.Context(), ip)))
 		})
 	}
 }

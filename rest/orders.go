@@ -37,7 +37,7 @@ func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := model.OrderFilter{Status: strParam(r, "status"), ListingID: strParam(r, "listing"), BuyerEmail: strParam(r, "buyer_email")}
+	f := model.OrderFilter{Status: (*model.OrderStatus)(strParam(r, "status")), ListingID: strParam(r, "listing"), BuyerEmail: strParam(r, "buyer_email")}
 	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
 		return err
 	}

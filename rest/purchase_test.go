@@ -466,12 +466,13 @@ func TestGraphQLOrders(t *testing.T) {
 	res := gql(t, env, acc.Key, `query($id: ID!) { order(id: $id) { id status paymentStatus contentType amount platformFee netAmount currency buyerEmail } }`, map[string]any{"id": ids[0]})
 	require.Empty(t, res.Errors)
 	rest := env.Get("/v1/orders/"+ids[0], acc.Key).JSON(t)
+	up := func(v any) string { return strings.ToUpper(v.(string)) }
 	require.JSONEq(t, fmt.Sprintf(`{"order":{"id":%q,"status":%q,"paymentStatus":%q,"contentType":%q,"amount":%v,"platformFee":%v,"netAmount":%v,"currency":%q,"buyerEmail":%q}}`,
-		rest["id"], rest["status"], rest["payment_status"], rest["content_type"], rest["amount"], rest["platform_fee"], rest["net_amount"], rest["currency"], rest["buyer_email"]), string(res.Data))
+		rest["id"], up(rest["status"]), up(rest["payment_status"]), up(rest["content_type"]), rest["amount"], rest["platform_fee"], rest["net_amount"], rest["currency"], rest["buyer_email"]), string(res.Data))
 
 	res = gql(t, env, acc.Key, `mutation($id: ID!) { fulfillOrder(id: $id) { status } }`, map[string]any{"id": ids[0]})
 	require.Empty(t, res.Errors)
-	require.JSONEq(t, `{"fulfillOrder":{"status":"fulfilled"}}`, string(res.Data))
+	require.JSONEq(t, `{"fulfillOrder":{"status":"FULFILLED"}}`, string(res.Data))
 	other := env.NewAccount()
 	res = gql(t, env, other.Key, `query($id: ID!) { order(id: $id) { id } }`, map[string]any{"id": ids[0]})
 	require.Equal(t, "not_found", res.Errors[0]["extensions"].(map[string]any)["code"])

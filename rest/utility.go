@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"commerce/docs"
 	"commerce/graph/model"
@@ -15,9 +14,11 @@ import (
 )
 
 func (a *API) ping(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]any{
-		"object": "ping", "ok": true, "time": time.Now().UTC().Format(time.RFC3339), "version": a.Version,
-	})
+	out, err := a.Resolver.Ping(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -22,30 +21,19 @@ import (
 	"commerce/rest"
 )
 
-// GraphQL limits: a query deeper than maxDepth or costlier than
-// maxComplexity is refused before it runs.
-const (
-	maxDepth      = 10
-	maxComplexity = 1000
-)
+// maxDepth: a query nested deeper is refused before it runs (the cost limit
+// is in graphql_cost.go).
+const maxDepth = 10
 
 // graphQLHandler builds the /graphql endpoint on the same resolvers as REST.
 // Errors carry the problem code in extensions.code, with the other members
 // of the problem document beside it.
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
-	// A list costs its page size times its items.
-	cfg.Complexity.Query.APIKeys = func(child int, limit *int, _ *string) int { return 1 + child*pageSize(limit) }
-	cfg.Complexity.Account.Listings = func(child int, first *int, _ *string, _ *string) int { return 1 + child*pageSize(first) }
-	cfg.Complexity.Account.Orders = func(child int, first *int, _, _, _, _ *string, _, _ *time.Time) int { return 1 + child*pageSize(first) }
-	cfg.Complexity.Account.Customers = func(child int, first *int, _, _ *string, _, _ *time.Time) int { return 1 + child*pageSize(first) }
-	cfg.Complexity.Account.Webhooks = func(child int, first *int, _ *string) int { return 1 + child*pageSize(first) }
-	cfg.Complexity.Account.Events = func(child int, first *int, _, _, _, _ *string) int { return 1 + child*pageSize(first) }
-	cfg.Complexity.WebhookEndpoint.Deliveries = func(child int, first *int, _ *string, _ *bool) int { return 1 + child*pageSize(first) }
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
-	srv.Use(extension.FixedComplexityLimit(maxComplexity))
+	srv.Use(&costLimit{max: maxCost})
 	srv.Use(depthLimit{max: maxDepth})
 
 	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
@@ -93,14 +81,6 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
 	})
-}
-
-// pageSize is the number of items a list field may return.
-func pageSize(limit *int) int {
-	if limit == nil || *limit < 1 {
-		return 20
-	}
-	return min(*limit, 100)
 }
 
 // graphiQL serves the GraphQL IDE on GET /graphql.

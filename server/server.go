@@ -122,7 +122,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	// The resolver's River client is set once River exists: its workers
 	// need the resolver.
 	res := resolvers.New(resolvers.Resolver{
-		DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL,
+		DB: d, Log: log, BaseURL: cfg.BaseURL, ConsoleURL: cfg.ConsoleURL, Version: Version,
 		SandboxMail: cfg.SMTPURL == "",
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,

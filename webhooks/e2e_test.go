@@ -452,7 +452,7 @@ func TestGraphQLWebhooks(t *testing.T) {
 		require.Nil(t, out["errors"], "%s", r.Body)
 		return out["data"].(map[string]any)
 	}
-	created := gql(`mutation($u: String!) { createWebhook(input: {url: $u, events: ["order.paid"]}) { id secret status } }`,
+	created := gql(`mutation($u: String!) { createWebhook(input: {url: $u, events: [ORDER_PAID]}) { id secret status } }`,
 		map[string]any{"u": rc.URL})["createWebhook"].(map[string]any)
 	require.Regexp(t, `^whsec_`, created["secret"])
 	id := created["id"].(string)
@@ -461,19 +461,19 @@ func TestGraphQLWebhooks(t *testing.T) {
 	require.Eventually(t, func() bool {
 		d := gql(`query($id: ID!) { webhook(id: $id) { deliveries(first: 10) { edges { node { id status attempts } } } } }`, map[string]any{"id": id})
 		edges := d["webhook"].(map[string]any)["deliveries"].(map[string]any)["edges"].([]any)
-		return len(edges) == 1 && edges[0].(map[string]any)["node"].(map[string]any)["status"] == "delivered"
+		return len(edges) == 1 && edges[0].(map[string]any)["node"].(map[string]any)["status"] == "DELIVERED"
 	}, 10*time.Second, 50*time.Millisecond)
 	ev := gql(`query($o: ID) { viewer { events(first: 10, orderId: $o) { edges { node { id type data } } pageInfo { hasNextPage endCursor } } } }`,
 		map[string]any{"o": orderID})["viewer"].(map[string]any)["events"].(map[string]any)
 	edges := ev["edges"].([]any)
 	require.Len(t, edges, 1)
 	node := edges[0].(map[string]any)["node"].(map[string]any)
-	require.Equal(t, "order.paid", node["type"])
+	require.Equal(t, "ORDER_PAID", node["type"])
 	require.Equal(t, orderID, node["data"].(map[string]any)["order_id"])
 	tr := gql(`mutation($id: ID!) { testWebhook(id: $id) { statusCode body } }`, map[string]any{"id": id})["testWebhook"].(map[string]any)
 	require.Equal(t, 200.0, tr["statusCode"])
-	up := gql(`mutation($id: ID!) { updateWebhook(id: $id, input: {status: "disabled"}) { status disabledReason } }`, map[string]any{"id": id})
-	require.Equal(t, map[string]any{"status": "disabled", "disabledReason": "manual"}, up["updateWebhook"])
+	up := gql(`mutation($id: ID!) { updateWebhook(id: $id, input: {status: DISABLED}) { status disabledReason } }`, map[string]any{"id": id})
+	require.Equal(t, map[string]any{"status": "DISABLED", "disabledReason": "MANUAL"}, up["updateWebhook"])
 	list := gql(`{ viewer { webhooks(first: 5) { edges { node { id status } } } } }`, nil)
 	require.Len(t, list["viewer"].(map[string]any)["webhooks"].(map[string]any)["edges"], 1)
 	require.Equal(t, true, gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, map[string]any{"id": id})["deleteWebhook"])

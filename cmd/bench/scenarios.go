@@ -84,6 +84,34 @@ var scenarios = []scenario{
 		target: target{maxP99: 40 * time.Millisecond, sameLatencyAs: listingsFirstName, tolerance: 0.20},
 	},
 	{
+		name:   "graphql-listing",
+		what:   "POST /graphql listing(id): listing-get's read (every field, 3 deliverables, readiness)",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupGraphQLListing,
+		target: target{minRatioOf: 0.8, ratioOf: "listing-get"},
+	},
+	{
+		name:   "graphql-listings",
+		what:   "POST /graphql viewer.listings(first: 100), 12 fields and pageInfo: listings-first's read",
+		unit:   "req",
+		needs:  needService | needDatabase,
+		remote: true,
+		setup:  setupGraphQLListings,
+		target: target{minRatioOf: 0.8, ratioOf: listingsFirstName},
+	},
+	{
+		name:        "graphql-readiness",
+		what:        "POST /graphql: the readiness graph (account, 100 listings and 100 orders with their actions), 8 clients",
+		unit:        "req",
+		needs:       needService | needDatabase,
+		remote:      true,
+		concurrency: 8,
+		setup:       setupGraphQLReadiness,
+		target:      target{maxP99: 50 * time.Millisecond},
+	},
+	{
 		name:   ordersFirstName,
 		what:   "GET /v1/orders?limit=100 (first page of 1,000,000)",
 		unit:   "req",
@@ -235,10 +263,14 @@ func (n need) check(c config) error {
 
 // target holds a scenario's thresholds; a zero field is no threshold.
 type target struct {
-	minRatio float64       // throughput at least minRatio × the baseline's
-	maxP50   time.Duration // p50 latency at most this
-	maxP99   time.Duration // p99 latency at most this
-	minRate  float64       // throughput at least this many operations/s
+	minRatio float64 // throughput at least minRatio × the baseline's
+	// minRatioOf: throughput at least minRatioOf × that of the scenario
+	// ratioOf (its REST twin, run earlier in the same run).
+	minRatioOf float64
+	ratioOf    string
+	maxP50     time.Duration // p50 latency at most this
+	maxP99     time.Duration // p99 latency at most this
+	minRate    float64       // throughput at least this many operations/s
 	// sameLatencyAs names a scenario (that ran earlier) whose p50 this one's
 	// must be within ±tolerance (a fraction) of.
 	sameLatencyAs string
@@ -253,6 +285,9 @@ func (t target) String() string {
 	var parts []string
 	if t.minRatio > 0 {
 		parts = append(parts, fmt.Sprintf(">=%.2fx baseline", t.minRatio))
+	}
+	if t.minRatioOf > 0 {
+		parts = append(parts, fmt.Sprintf(">=%.2fx %s", t.minRatioOf, t.ratioOf))
 	}
 	if t.maxP50 > 0 {
 		parts = append(parts, fmt.Sprintf("p50<=%s ms", ms(t.maxP50)))
@@ -295,6 +330,17 @@ func (t target) verdicts(r *result, done outcomes) []verdict {
 			ratio := r.rate / base.rate
 			v.state = passFail(ratio >= t.minRatio)
 			v.detail = fmt.Sprintf("%.2fx (%.0f vs %.0f/s), want >= %.2fx", ratio, r.rate, base.rate, t.minRatio)
+		}
+		vs = append(vs, v)
+	}
+	if t.minRatioOf > 0 {
+		v := verdict{name: "throughput vs " + t.ratioOf}
+		if twin := done[t.ratioOf]; twin == nil || twin.rate == 0 {
+			v.state, v.detail = "SKIP", t.ratioOf+" did not run"
+		} else {
+			ratio := r.rate / twin.rate
+			v.state = passFail(ratio >= t.minRatioOf)
+			v.detail = fmt.Sprintf("%.2fx (%.0f vs %.0f/s), want >= %.2fx", ratio, r.rate, twin.rate, t.minRatioOf)
 		}
 		vs = append(vs, v)
 	}

@@ -12,9 +12,9 @@ type Account struct {
 	ID              string            `json:"id"`
 	Email           string            `json:"email"`
 	DisplayName     *string           `json:"display_name"`
-	Plan            string            `json:"plan"`
+	Plan            PlanID            `json:"plan"`
 	FeeRate         string            `json:"fee_rate"`
-	BillingStatus   string            `json:"billing_status"`
+	BillingStatus   BillingStatus     `json:"billing_status"`
 	Currency        *string           `json:"currency"`
 	GAMeasurementID *string           `json:"ga_measurement_id"`
 	NotifyOrders    bool              `json:"notify_orders"`
@@ -26,10 +26,10 @@ type Account struct {
 
 // ProcessorStatus is the account's connection to the payment processor.
 type ProcessorStatus struct {
-	AccountID      *string `json:"account_id"`
-	Status         string  `json:"status"`
-	ChargesEnabled bool    `json:"charges_enabled"`
-	PayoutsEnabled bool    `json:"payouts_enabled"`
+	AccountID      *string                   `json:"account_id"`
+	Status         ProcessorConnectionStatus `json:"status"`
+	ChargesEnabled bool                      `json:"charges_enabled"`
+	PayoutsEnabled bool                      `json:"payouts_enabled"`
 	// TestMode: a test key is set; checkouts run in the processor's test mode.
 	TestMode bool `json:"test_mode"`
 }
@@ -43,16 +43,16 @@ type AccountStats struct {
 
 // AccountReadiness says whether the account can sell, and what to do next.
 type AccountReadiness struct {
-	Operational bool      `json:"operational"`
-	Actions     []*Action `json:"actions"`
-	Next        *string   `json:"next"`
+	Operational bool        `json:"operational"`
+	Actions     []*Action   `json:"actions"`
+	Next        *ActionCode `json:"next"`
 }
 
 // Action is one readiness item.
 type Action struct {
-	Code     string         `json:"code"`
-	Kind     string         `json:"kind"`
-	Priority string         `json:"priority"`
+	Code     ActionCode     `json:"code"`
+	Kind     ActionKind     `json:"kind"`
+	Priority ActionPriority `json:"priority"`
 	Message  string         `json:"message"`
 	Resolve  *ActionResolve `json:"resolve"`
 }
@@ -60,7 +60,7 @@ type Action struct {
 // ActionResolve says how to carry an action out: an API call (kind api) or
 // a page for a human (kind human, method "redirect").
 type ActionResolve struct {
-	Method   string         `json:"method"`
+	Method   ResolveMethod  `json:"method"`
 	Endpoint *string        `json:"endpoint"`
 	URL      *string        `json:"url"`
 	Params   map[string]any `json:"params"`
@@ -112,7 +112,7 @@ type ProcessorDisconnection struct {
 // Plan is a pricing plan with its platform fee.
 type Plan struct {
 	Object       string `json:"object"`
-	ID           string `json:"id"`
+	ID           PlanID `json:"id"`
 	Name         string `json:"name"`
 	FeeRate      string `json:"fee_rate"`
 	MonthlyPrice int    `json:"monthly_price"`
@@ -125,4 +125,12 @@ type PlanList struct {
 	Data       []*Plan `json:"data"`
 	HasMore    bool    `json:"has_more"`
 	NextCursor *string `json:"next_cursor"`
+}
+
+// Ping is the service's liveness and version.
+type Ping struct {
+	Object  string    `json:"object"`
+	OK      bool      `json:"ok"`
+	Time    time.Time `json:"time"`
+	Version string    `json:"version"`
 }

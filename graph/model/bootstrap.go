@@ -22,13 +22,13 @@ type BootstrapStoreInput struct {
 
 // BootstrapSession is the state of a bootstrap session.
 type BootstrapSession struct {
-	Object         string    `json:"object"`
-	SessionID      string    `json:"session_id"`
-	Email          string    `json:"email"`
-	Status         string    `json:"status"`
-	ExpiresAt      time.Time `json:"expires_at"`
-	AccountID      *string   `json:"account_id,omitempty"`
-	AccountCreated *bool     `json:"account_created,omitempty"`
+	Object         string          `json:"object"`
+	SessionID      string          `json:"session_id"`
+	Email          string          `json:"email"`
+	Status         BootstrapStatus `json:"status"`
+	ExpiresAt      time.Time       `json:"expires_at"`
+	AccountID      *string         `json:"account_id,omitempty"`
+	AccountCreated *bool           `json:"account_created,omitempty"`
 }
 
 // BootstrappedStore is step 3's result: the store and a new API key, shown once.

@@ -16,13 +16,13 @@ type Listing struct {
 	Price            int64             `json:"price"`
 	Currency         *string           `json:"currency"`
 	Slug             string            `json:"slug"`
-	Status           string            `json:"status"`
+	Status           ListingStatus     `json:"status"`
 	URL              string            `json:"url"`
 	CheckoutURL      string            `json:"checkout_url"`
 	CoverURL         *string           `json:"cover_url"`
-	CoverBlur        string            `json:"cover_blur"`
-	Fulfillment      string            `json:"fulfillment"`
-	ExternalDelivery string            `json:"external_delivery"`
+	CoverBlur        CoverBlur         `json:"cover_blur"`
+	Fulfillment      Fulfillment       `json:"fulfillment"`
+	ExternalDelivery ExternalDelivery  `json:"external_delivery"`
 	Deliverables     []*Deliverable    `json:"deliverables"`
 	CheckoutSchema   []*CheckoutField  `json:"checkout_schema"`
 	UtmSource        *string           `json:"utm_source"`
@@ -38,17 +38,17 @@ type Listing struct {
 
 // ListingSummary is a listing in a list.
 type ListingSummary struct {
-	Object      string     `json:"object"`
-	ID          string     `json:"id"`
-	Title       string     `json:"title"`
-	Price       int64      `json:"price"`
-	Currency    *string    `json:"currency"`
-	Slug        string     `json:"slug"`
-	Status      string     `json:"status"`
-	URL         string     `json:"url"`
-	Fulfillment string     `json:"fulfillment"`
-	CreatedAt   time.Time  `json:"created_at"`
-	PublishedAt *time.Time `json:"published_at"`
+	Object      string        `json:"object"`
+	ID          string        `json:"id"`
+	Title       string        `json:"title"`
+	Price       int64         `json:"price"`
+	Currency    *string       `json:"currency"`
+	Slug        string        `json:"slug"`
+	Status      ListingStatus `json:"status"`
+	URL         string        `json:"url"`
+	Fulfillment Fulfillment   `json:"fulfillment"`
+	CreatedAt   time.Time     `json:"created_at"`
+	PublishedAt *time.Time    `json:"published_at"`
 }
 
 // ListingList is a page of listing summaries, newest first.
@@ -61,9 +61,9 @@ type ListingList struct {
 
 // ListingReadiness says whether the listing can be bought, and what to do next.
 type ListingReadiness struct {
-	Sellable bool      `json:"sellable"`
-	Actions  []*Action `json:"actions"`
-	Next     *string   `json:"next"`
+	Sellable bool        `json:"sellable"`
+	Actions  []*Action   `json:"actions"`
+	Next     *ActionCode `json:"next"`
 }
 
 // Reviews summarizes buyers' reviews of a listing.
@@ -75,8 +75,11 @@ type Reviews struct {
 
 // Review is one buyer's review.
 type Review struct {
+	Object    string    `json:"object"`
+	ID        string    `json:"id"`
 	Rating    int       `json:"rating"`
-	Body      *string   `json:"body"`
+	Text      *string   `json:"text"`
+	BuyerName string    `json:"buyer_name"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -84,7 +87,7 @@ type Review struct {
 type Deliverable struct {
 	Object    string           `json:"object"`
 	ID        string           `json:"id"`
-	Type      string           `json:"type"`
+	Type      DeliverableType  `json:"type"`
 	Value     *string          `json:"value"`
 	File      *DeliverableFile `json:"file"`
 	CreatedAt time.Time        `json:"created_at"`
@@ -99,18 +102,18 @@ type DeliverableFile struct {
 
 // CheckoutField is a custom buyer field of the checkout form.
 type CheckoutField struct {
-	Key      string   `json:"key"`
-	Label    string   `json:"label"`
-	Kind     string   `json:"kind"`
-	Required bool     `json:"required"`
-	Options  []string `json:"options"`
+	Key      string            `json:"key"`
+	Label    string            `json:"label"`
+	Kind     CheckoutFieldKind `json:"kind"`
+	Required bool              `json:"required"`
+	Options  []string          `json:"options"`
 }
 
 // DeliverableInput is a deliverable to add (AddDeliverableRequest).
 type DeliverableInput struct {
-	Type  string  `json:"type"`
-	Token *string `json:"token"`
-	Value *string `json:"value"`
+	Type  DeliverableType `json:"type"`
+	Token *string         `json:"token"`
+	Value *string         `json:"value"`
 }
 
 // SetDeliverablesInput replaces all deliverables of a listing.
@@ -120,11 +123,11 @@ type SetDeliverablesInput struct {
 
 // CheckoutFieldInput is a checkout field in a create or update body.
 type CheckoutFieldInput struct {
-	Key      string   `json:"key"`
-	Label    string   `json:"label"`
-	Kind     string   `json:"kind"`
-	Required *bool    `json:"required"`
-	Options  []string `json:"options"`
+	Key      string            `json:"key"`
+	Label    string            `json:"label"`
+	Kind     CheckoutFieldKind `json:"kind"`
+	Required *bool             `json:"required"`
+	Options  []string          `json:"options"`
 }
 
 // CreateListingInput is the body of POST /v1/listings.
@@ -134,14 +137,14 @@ type CreateListingInput struct {
 	Description      *string               `json:"description"`
 	Slug             *string               `json:"slug"`
 	Cover            *string               `json:"cover"`
-	CoverBlur        *string               `json:"cover_blur"`
+	CoverBlur        *CoverBlur            `json:"cover_blur"`
 	Deliverables     []*DeliverableInput   `json:"deliverables"`
 	CheckoutSchema   []*CheckoutFieldInput `json:"checkout_schema"`
 	UtmSource        *string               `json:"utm_source"`
 	UtmMedium        *string               `json:"utm_medium"`
 	UtmCampaign      *string               `json:"utm_campaign"`
 	Metadata         map[string]any        `json:"metadata"`
-	ExternalDelivery *string               `json:"external_delivery"`
+	ExternalDelivery *ExternalDelivery     `json:"external_delivery"`
 }
 
 // UpdateListingInput is the body of PUT /v1/listings/{id}: only given
@@ -152,14 +155,14 @@ type UpdateListingInput struct {
 	Description      graphql.Omittable[*string]               `json:"description"`
 	Slug             *string                                  `json:"slug"`
 	Cover            graphql.Omittable[*string]               `json:"cover"`
-	CoverBlur        *string                                  `json:"cover_blur"`
+	CoverBlur        *CoverBlur                               `json:"cover_blur"`
 	CheckoutSchema   graphql.Omittable[[]*CheckoutFieldInput] `json:"checkout_schema"`
 	UtmSource        graphql.Omittable[*string]               `json:"utm_source"`
 	UtmMedium        graphql.Omittable[*string]               `json:"utm_medium"`
 	UtmCampaign      graphql.Omittable[*string]               `json:"utm_campaign"`
 	Metadata         graphql.Omittable[map[string]any]        `json:"metadata"`
-	ExternalDelivery *string                                  `json:"external_delivery"`
-	Status           *string                                  `json:"status"`
+	ExternalDelivery *ExternalDelivery                        `json:"external_delivery"`
+	Status           *ListingStatus                           `json:"status"`
 }
 
 // ListingConnection is a Relay connection of listings.
@@ -176,17 +179,19 @@ type ListingEdge struct {
 
 // PageInfo is a Relay connection's paging state.
 type PageInfo struct {
-	HasNextPage bool    `json:"has_next_page"`
-	EndCursor   *string `json:"end_cursor"`
+	HasNextPage     bool    `json:"has_next_page"`
+	EndCursor       *string `json:"end_cursor"`
+	HasPreviousPage bool    `json:"has_previous_page"`
+	StartCursor     *string `json:"start_cursor"`
 }
 
 // File is an upload, usable once as a token until it expires.
 type File struct {
-	Object      string    `json:"object"`
-	Token       string    `json:"token"`
-	Purpose     string    `json:"purpose"`
-	Filename    string    `json:"filename"`
-	Size        int64     `json:"size"`
-	ContentType string    `json:"content_type"`
-	ExpiresAt   time.Time `json:"expires_at"`
+	Object      string      `json:"object"`
+	Token       string      `json:"token"`
+	Purpose     FilePurpose `json:"purpose"`
+	Filename    string      `json:"filename"`
+	Size        int64       `json:"size"`
+	ContentType string      `json:"content_type"`
+	ExpiresAt   time.Time   `json:"expires_at"`
 }

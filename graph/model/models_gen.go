@@ -2,8 +2,10 @@
 
 package model
 
+// The operations that change something; a READ_ONLY key may not run them (permission_denied).
 type Mutation struct {
 }
 
+// The operations that read: the caller's account and its resources, and the public plans and ping.
 type Query struct {
 }

@@ -7,57 +7,57 @@ import (
 
 // Order is a purchase, in full.
 type Order struct {
-	AccountID       string          `json:"-"`
-	Object          string          `json:"object"`
-	ID              string          `json:"id"`
-	ListingID       string          `json:"listing_id"`
-	ListingSlug     string          `json:"listing_slug"`
-	CustomerID      *string         `json:"customer_id"`
-	BuyerEmail      string          `json:"buyer_email"`
-	Amount          int64           `json:"amount"`
-	Currency        string          `json:"currency"`
-	PlatformFee     int64           `json:"platform_fee"`
-	NetAmount       int64           `json:"net_amount"`
-	ContentType     string          `json:"content_type"`
-	Status          string          `json:"status"`
-	PaymentStatus   string          `json:"payment_status"`
-	PaymentIntentID *string         `json:"payment_intent_id"`
-	CheckoutData    map[string]any  `json:"checkout_data"`
-	ListingSnapshot json.RawMessage `json:"listing_snapshot"`
-	SellerSnapshot  json.RawMessage `json:"seller_snapshot"`
-	HandedOffAt     *time.Time      `json:"handed_off_at"`
-	Deliverables    []*Deliverable  `json:"deliverables"`
-	HasDeliverables bool            `json:"has_deliverables"`
-	DisputeStatus   *string         `json:"dispute_status"`
-	RefundAmount    *int64          `json:"refund_amount"`
-	RefundedAt      *time.Time      `json:"refunded_at"`
-	CreatedAt       time.Time       `json:"created_at"`
-	PaidAt          *time.Time      `json:"paid_at"`
-	FulfilledAt     *time.Time      `json:"fulfilled_at"`
-	CanceledAt      *time.Time      `json:"canceled_at"`
-	UpdatedAt       time.Time       `json:"updated_at"`
-	Readiness       *OrderReadiness `json:"readiness"`
+	AccountID       string           `json:"-"`
+	Object          string           `json:"object"`
+	ID              string           `json:"id"`
+	ListingID       string           `json:"listing_id"`
+	ListingSlug     string           `json:"listing_slug"`
+	CustomerID      *string          `json:"customer_id"`
+	BuyerEmail      string           `json:"buyer_email"`
+	Amount          int64            `json:"amount"`
+	Currency        string           `json:"currency"`
+	PlatformFee     int64            `json:"platform_fee"`
+	NetAmount       int64            `json:"net_amount"`
+	ContentType     OrderContentType `json:"content_type"`
+	Status          OrderStatus      `json:"status"`
+	PaymentStatus   PaymentStatus    `json:"payment_status"`
+	PaymentIntentID *string          `json:"payment_intent_id"`
+	CheckoutData    map[string]any   `json:"checkout_data"`
+	ListingSnapshot json.RawMessage  `json:"listing_snapshot"`
+	SellerSnapshot  json.RawMessage  `json:"seller_snapshot"`
+	HandedOffAt     *time.Time       `json:"handed_off_at"`
+	Deliverables    []*Deliverable   `json:"deliverables"`
+	HasDeliverables bool             `json:"has_deliverables"`
+	DisputeStatus   *DisputeStatus   `json:"dispute_status"`
+	RefundAmount    *int64           `json:"refund_amount"`
+	RefundedAt      *time.Time       `json:"refunded_at"`
+	CreatedAt       time.Time        `json:"created_at"`
+	PaidAt          *time.Time       `json:"paid_at"`
+	FulfilledAt     *time.Time       `json:"fulfilled_at"`
+	CanceledAt      *time.Time       `json:"canceled_at"`
+	UpdatedAt       time.Time        `json:"updated_at"`
+	Readiness       *OrderReadiness  `json:"readiness"`
 }
 
 // OrderReadiness names the recommended next action on an order.
 type OrderReadiness struct {
-	Actions []*Action `json:"actions"`
-	Next    *string   `json:"next"`
+	Actions []*Action   `json:"actions"`
+	Next    *ActionCode `json:"next"`
 }
 
 // OrderSummary is an order in a list.
 type OrderSummary struct {
-	Object        string     `json:"object"`
-	ID            string     `json:"id"`
-	ListingID     string     `json:"listing_id"`
-	BuyerEmail    string     `json:"buyer_email"`
-	Amount        int64      `json:"amount"`
-	Currency      string     `json:"currency"`
-	Status        string     `json:"status"`
-	PaymentStatus string     `json:"payment_status"`
-	ContentType   string     `json:"content_type"`
-	CreatedAt     time.Time  `json:"created_at"`
-	PaidAt        *time.Time `json:"paid_at"`
+	Object        string           `json:"object"`
+	ID            string           `json:"id"`
+	ListingID     string           `json:"listing_id"`
+	BuyerEmail    string           `json:"buyer_email"`
+	Amount        int64            `json:"amount"`
+	Currency      string           `json:"currency"`
+	Status        OrderStatus      `json:"status"`
+	PaymentStatus PaymentStatus    `json:"payment_status"`
+	ContentType   OrderContentType `json:"content_type"`
+	CreatedAt     time.Time        `json:"created_at"`
+	PaidAt        *time.Time       `json:"paid_at"`
 }
 
 // OrderList is a page of orders, newest first.
@@ -70,7 +70,7 @@ type OrderList struct {
 
 // OrderFilter are the filters of GET /v1/orders.
 type OrderFilter struct {
-	Status        *string
+	Status        *OrderStatus
 	ListingID     *string
 	BuyerEmail    *string
 	CreatedAfter  *time.Time

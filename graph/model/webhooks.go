@@ -9,16 +9,16 @@ import (
 
 // WebhookEndpoint is a URL that receives the account's order events.
 type WebhookEndpoint struct {
-	Object              string    `json:"object"`
-	ID                  string    `json:"id"`
-	URL                 string    `json:"url"`
-	Name                *string   `json:"name"`
-	Events              []string  `json:"events"`
-	Status              string    `json:"status"`
-	DisabledReason      *string   `json:"disabled_reason"`
-	ConsecutiveFailures int       `json:"consecutive_failures"`
-	CreatedAt           time.Time `json:"created_at"`
-	UpdatedAt           time.Time `json:"updated_at"`
+	Object              string                 `json:"object"`
+	ID                  string                 `json:"id"`
+	URL                 string                 `json:"url"`
+	Name                *string                `json:"name"`
+	Events              []EventType            `json:"events"`
+	Status              WebhookStatus          `json:"status"`
+	DisabledReason      *WebhookDisabledReason `json:"disabled_reason"`
+	ConsecutiveFailures int                    `json:"consecutive_failures"`
+	CreatedAt           time.Time              `json:"created_at"`
+	UpdatedAt           time.Time              `json:"updated_at"`
 }
 
 // CreatedWebhookEndpoint is a new endpoint with its signing secret, shown once.
@@ -37,33 +37,33 @@ type WebhookEndpointList struct {
 
 // CreateWebhookInput is the body of POST /v1/webhooks.
 type CreateWebhookInput struct {
-	URL    string   `json:"url"`
-	Name   *string  `json:"name"`
-	Events []string `json:"events"`
+	URL    string      `json:"url"`
+	Name   *string     `json:"name"`
+	Events []EventType `json:"events"`
 }
 
 // UpdateWebhookInput is the body of PUT /v1/webhooks/{id}: only given fields change.
 type UpdateWebhookInput struct {
 	URL    *string                    `json:"url"`
 	Name   graphql.Omittable[*string] `json:"name"`
-	Events []string                   `json:"events"`
-	Status *string                    `json:"status"`
+	Events []EventType                `json:"events"`
+	Status *WebhookStatus             `json:"status"`
 }
 
 // WebhookEvent is the delivery record of one event to one endpoint.
 type WebhookEvent struct {
-	Object         string     `json:"object"`
-	ID             string     `json:"id"`
-	WebhookID      string     `json:"webhook_id"`
-	Type           string     `json:"type"`
-	Status         string     `json:"status"`
-	Attempts       int        `json:"attempts"`
-	LastStatusCode *int       `json:"last_status_code"`
-	LastError      *string    `json:"last_error"`
-	NextAttemptAt  *time.Time `json:"next_attempt_at"`
-	DeliveredAt    *time.Time `json:"delivered_at"`
-	FailedAt       *time.Time `json:"failed_at"`
-	CreatedAt      time.Time  `json:"created_at"`
+	Object         string                `json:"object"`
+	ID             string                `json:"id"`
+	WebhookID      string                `json:"webhook_id"`
+	Type           EventType             `json:"type"`
+	Status         WebhookDeliveryStatus `json:"status"`
+	Attempts       int                   `json:"attempts"`
+	LastStatusCode *int                  `json:"last_status_code"`
+	LastError      *string               `json:"last_error"`
+	NextAttemptAt  *time.Time            `json:"next_attempt_at"`
+	DeliveredAt    *time.Time            `json:"delivered_at"`
+	FailedAt       *time.Time            `json:"failed_at"`
+	CreatedAt      time.Time             `json:"created_at"`
 }
 
 // WebhookEventList is a page of delivery records, newest first.
@@ -95,7 +95,7 @@ type Redelivery struct {
 type Event struct {
 	ID        string          `json:"id"`
 	Object    string          `json:"object"`
-	Type      string          `json:"type"`
+	Type      EventType       `json:"type"`
 	CreatedAt time.Time       `json:"created_at"`
 	ListingID *string         `json:"listing_id"`
 	OrderID   *string         `json:"order_id"`

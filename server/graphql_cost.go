@@ -1,0 +1,198 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"commerce/problem"
+)
+
+// The cost model of a GraphQL operation. What costs the service something
+// is the objects it loads, not the scalar fields it copies out of them, so:
+//
+//   - a field whose type is a scalar or an enum costs 0 (it comes with its
+//     parent), and so does __typename;
+//   - a field whose type is an object (or a list of objects bounded by the
+//     schema, such as actions or deliverables) costs 1 plus its selections;
+//   - a connection (a field with a `first` argument) costs 1 plus its
+//     selections, where the selections under `edges` are multiplied by the
+//     page size (first, 20 when omitted, at most 100); pageInfo is not;
+//   - nodes(ids:) multiplies its selections by the number of ids;
+//   - introspection (__schema, __type) costs 1: it is bounded by the schema.
+//
+// Fragments on interfaces add up every branch (an upper bound). With a limit
+// of maxCost, the whole readiness graph (viewer with 100 listings and 100
+// orders, each with its readiness actions: about 1,010) fits in one
+// operation, while ten orders(first: 100) selections (2,011) do not.
+const maxCost = 2000
+
+// costLimit refuses operations whose cost exceeds max, before any resolver
+// runs, with invalid_request and the members max_complexity and complexity.
+type costLimit struct {
+	max    int
+	schema *ast.Schema
+}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = &costLimit{}
+
+func (*costLimit) ExtensionName() string { return "CostLimit" }
+
+func (c *costLimit) Validate(s graphql.ExecutableSchema) error {
+	c.schema = s.Schema()
+	return nil
+}
+
+func (c *costLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	root := c.schema.Query
+	switch oc.Operation.Operation {
+	case ast.Mutation:
+		root = c.schema.Mutation
+	case ast.Subscription:
+		root = c.schema.Subscription
+	}
+	w := costWalker{schema: c.schema, frags: oc.Doc.Fragments, vars: oc.Variables}
+	cost := w.selections(oc.Operation.SelectionSet, root, 0)
+	if cost > c.max {
+		return &gqlerror.Error{
+			Message: fmt.Sprintf("The operation costs %d; the limit is %d. Ask for smaller pages (first) or fewer nested objects.", cost, c.max),
+			Extensions: map[string]any{"code": string(problem.InvalidRequest), "status": problem.InvalidRequest.Status(),
+				"max_complexity": c.max, "complexity": cost},
+		}
+	}
+	return nil
+}
+
+// OperationCost is the cost of the operation named name (or the only one)
+// in query, for tests and the documentation of the model.
+func OperationCost(s *ast.Schema, doc *ast.QueryDocument, name string, vars map[string]any) int {
+	op := doc.Operations.ForName(name)
+	if op == nil {
+		return 0
+	}
+	root := s.Query
+	if op.Operation == ast.Mutation {
+		root = s.Mutation
+	}
+	w := costWalker{schema: s, frags: doc.Fragments, vars: vars}
+	return w.selections(op.SelectionSet, root, 0)
+}
+
+type costWalker struct {
+	schema *ast.Schema
+	frags  ast.FragmentDefinitionList
+	vars   map[string]any
+}
+
+// maxFragmentNesting stops fragment cycles (validation rejects them; this
+// is a backstop).
+const maxFragmentNesting = 64
+
+func (w *costWalker) selections(set ast.SelectionSet, parent *ast.Definition, nesting int) int {
+	if nesting > maxFragmentNesting || parent == nil {
+		return 0
+	}
+	total := 0
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			total += w.field(s, parent, nesting)
+		case *ast.InlineFragment:
+			def := parent
+			if s.TypeCondition != "" {
+				def = w.schema.Types[s.TypeCondition]
+			}
+			total += w.selections(s.SelectionSet, def, nesting+1)
+		case *ast.FragmentSpread:
+			if f := w.frags.ForName(s.Name); f != nil {
+				total += w.selections(f.SelectionSet, w.schema.Types[f.TypeCondition], nesting+1)
+			}
+		}
+	}
+	return total
+}
+
+func (w *costWalker) field(f *ast.Field, parent *ast.Definition, nesting int) int {
+	switch f.Name {
+	case "__typename":
+		return 0
+	case "__schema", "__type":
+		return 1
+	}
+	def := parent.Fields.ForName(f.Name)
+	if def == nil {
+		return 0 // validation reports it
+	}
+	typ := w.schema.Types[def.Type.Name()]
+	if typ == nil || typ.Kind == ast.Scalar || typ.Kind == ast.Enum {
+		return 0
+	}
+	switch {
+	case def.Arguments.ForName("first") != nil:
+		page := w.pageSize(f)
+		total := 1
+		for _, sel := range f.SelectionSet {
+			if e, ok := sel.(*ast.Field); ok && e.Name == "edges" {
+				total += page * w.field(e, typ, nesting)
+				continue
+			}
+			total += w.selections(ast.SelectionSet{sel}, typ, nesting)
+		}
+		return total
+	case f.Name == "nodes":
+		n := 1
+		if ids, ok := w.argValue(f, "ids").([]any); ok && len(ids) > 0 {
+			n = len(ids)
+		}
+		return 1 + n*w.selections(f.SelectionSet, typ, nesting)
+	}
+	return 1 + w.selections(f.SelectionSet, typ, nesting)
+}
+
+// pageSize is the number of items a connection field may return.
+func (w *costWalker) pageSize(f *ast.Field) int {
+	switch n := w.argValue(f, "first").(type) {
+	case int64:
+		return clampPage(int(n))
+	case int:
+		return clampPage(n)
+	case float64:
+		return clampPage(int(n))
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return clampPage(int(i))
+		}
+	}
+	return 20
+}
+
+func clampPage(n int) int {
+	if n < 1 {
+		return 1
+	}
+	return min(n, 100)
+}
+
+// argValue is an argument's value with variables substituted (nil if absent
+// or not computable).
+func (w *costWalker) argValue(f *ast.Field, name string) any {
+	a := f.Arguments.ForName(name)
+	if a == nil || a.Value == nil {
+		return nil
+	}
+	v, err := a.Value.Value(w.vars)
+	if err != nil {
+		return nil
+	}
+	return v
+}
