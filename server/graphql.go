@@ -43,6 +43,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	cfg.Complexity.Account.Events = func(child int, first *int, _, _, _, _ *string) int { return 1 + child*pageSize(first) }
 	cfg.Complexity.WebhookEndpoint.Deliveries = func(child int, first *int, _ *string, _ *bool) int { return 1 + child*pageSize(first) }
 	srv := handler.New(graph.NewExecutableSchema(cfg))
+	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
