@@ -31,6 +31,7 @@ const maxDepth = 10
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
+	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
 	srv.AddTransport(transport.POST{})
 	srv.Use(extension.Introspection{})
 	srv.Use(&costLimit{max: maxCost})
