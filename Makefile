@@ -81,6 +81,10 @@ bench: ## Load benchmarks (scripts/bench.sh)
 refresh-disposable-domains: ## Refresh the disposable email domain list from npm (VERSION=…)
 	scripts/refresh-disposable-domains.sh $(VERSION)
 
+.PHONY: graphiql
+graphiql: ## Refresh the GraphQL IDE's embedded files (server/graphiql/vendor) from npm at the pinned versions
+	scripts/graphiql.sh
+
 .PHONY: services-stop
 services-stop: ## Stop the development PostgreSQL and Redis
 	scripts/services.sh stop

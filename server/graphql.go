@@ -11,7 +11,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -84,8 +83,6 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	})
 }
 
-// graphiQL serves the GraphQL IDE on GET /graphql.
-func graphiQL() http.Handler { return playground.Handler("commerce GraphQL", "/graphql") }
 
 // depthLimit refuses operations nested deeper than max (introspection excepted).
 type depthLimit struct{ max int }

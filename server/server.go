@@ -248,6 +248,12 @@ func (s *Server) routes() http.Handler {
 	r.Get("/readyz", s.readyz)
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{}))
 	r.Get("/errors/{code}", pages.ErrorCode)
+	// The GraphQL IDE (GraphiQL, embedded; GET /graphql below) answers HEAD
+	// too, and serves its scripts and style sheets itself.
+	r.Head("/graphql", graphiQL().ServeHTTP)
+	ideFiles := graphiQLAssets(r.NotFoundHandler())
+	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
+	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
 	r.Get("/graphql", graphiQL().ServeHTTP)
 	r.With(api.Authenticate(false), api.RateLimit("default"), api.Idempotent).
