@@ -33,13 +33,14 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml)
+generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml) and docs/graphql.md (rest/routes.go)
 	$(GO) tool gqlgen generate
+	$(GO) run ./cmd/graphqldoc docs/graphql.md
 
 .PHONY: verify
 verify: generate ## Fail when generated code, go.mod or go.sum are out of date
 	$(GO) mod tidy
-	@changes=$$(git status --porcelain -- graph go.mod go.sum); \
+	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum); \
 	if [ -n "$$changes" ]; then \
 		echo "$$changes"; \
 		echo "verify: generated code or go.mod/go.sum are out of date: run 'make generate' and 'go mod tidy' and commit the result" >&2; \

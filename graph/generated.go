@@ -529,10 +529,10 @@ type ListingResolver interface {
 }
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
-	DeleteAPIKey(ctx context.Context, id string) (bool, error)
-	SelfRevokeAPIKey(ctx context.Context) (bool, error)
+	DeleteAPIKey(ctx context.Context, id string) (*bool, error)
+	SelfRevokeAPIKey(ctx context.Context) (*bool, error)
 	UpdateAccount(ctx context.Context, input model.UpdateAccountInput) (*model.Account, error)
-	DeleteAccount(ctx context.Context) (bool, error)
+	DeleteAccount(ctx context.Context) (*bool, error)
 	ConnectProcessor(ctx context.Context) (*model.ProcessorOnboarding, error)
 	DisconnectProcessor(ctx context.Context) (*model.ProcessorDisconnection, error)
 	UpdateStore(ctx context.Context, input model.UpdateStoreInput) (*model.Store, error)
@@ -541,18 +541,18 @@ type MutationResolver interface {
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
-	DeleteListing(ctx context.Context, id string) (bool, error)
+	DeleteListing(ctx context.Context, id string) (*bool, error)
 	PublishListing(ctx context.Context, id string) (*model.Listing, error)
 	SetDeliverables(ctx context.Context, listingID string, deliverables []*model.DeliverableInput) (*model.Listing, error)
 	AddDeliverable(ctx context.Context, listingID string, input model.DeliverableInput) (*model.Deliverable, error)
-	RemoveDeliverable(ctx context.Context, listingID string, deliverableID string) (bool, error)
+	RemoveDeliverable(ctx context.Context, listingID string, deliverableID string) (*bool, error)
 	RemoveAllDeliverables(ctx context.Context, listingID string) (*model.Listing, error)
 	FulfillOrder(ctx context.Context, id string, input *model.FulfillInput) (*model.Order, error)
 	RefundOrder(ctx context.Context, id string) (*model.Order, error)
 	UploadFile(ctx context.Context, file graphql.Upload, purpose model.FilePurpose) (*model.File, error)
 	CreateWebhook(ctx context.Context, input model.CreateWebhookInput) (*model.CreatedWebhookEndpoint, error)
 	UpdateWebhook(ctx context.Context, id string, input model.UpdateWebhookInput) (*model.WebhookEndpoint, error)
-	DeleteWebhook(ctx context.Context, id string) (bool, error)
+	DeleteWebhook(ctx context.Context, id string) (*bool, error)
 	TestWebhook(ctx context.Context, id string) (*model.WebhookTest, error)
 	RetryWebhookEvent(ctx context.Context, webhookID string, eventID string) (*model.WebhookEvent, error)
 	RedeliverOrder(ctx context.Context, id string) (*model.Redelivery, error)
@@ -5000,10 +5000,10 @@ func (ec *executionContext) _Account_apiKeys(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
-			return ec.marshalNApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx, selections, v)
+			return ec.marshalOApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_apiKeys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5044,10 +5044,10 @@ func (ec *executionContext) _Account_listings(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
-			return ec.marshalNListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx, selections, v)
+			return ec.marshalOListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_listings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5088,10 +5088,10 @@ func (ec *executionContext) _Account_orders(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
-			return ec.marshalNOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx, selections, v)
+			return ec.marshalOOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5132,10 +5132,10 @@ func (ec *executionContext) _Account_customers(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
-			return ec.marshalNCustomerConnection2ᚖcommerceᚋgraphᚋmodelᚐCustomerConnection(ctx, selections, v)
+			return ec.marshalOCustomerConnection2ᚖcommerceᚋgraphᚋmodelᚐCustomerConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_customers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5176,10 +5176,10 @@ func (ec *executionContext) _Account_webhooks(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEndpointConnection) graphql.Marshaler {
-			return ec.marshalNWebhookEndpointConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointConnection(ctx, selections, v)
+			return ec.marshalOWebhookEndpointConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_webhooks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5220,10 +5220,10 @@ func (ec *executionContext) _Account_events(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EventConnection) graphql.Marshaler {
-			return ec.marshalNEventConnection2ᚖcommerceᚋgraphᚋmodelᚐEventConnection(ctx, selections, v)
+			return ec.marshalOEventConnection2ᚖcommerceᚋgraphᚋmodelᚐEventConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Account_events(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8696,10 +8696,10 @@ func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
-			return ec.marshalNCreatedApiKey2ᚖcommerceᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
+			return ec.marshalOCreatedApiKey2ᚖcommerceᚋgraphᚋmodelᚐCreatedAPIKey(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8739,11 +8739,11 @@ func (ec *executionContext) _Mutation_deleteApiKey(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().DeleteAPIKey(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteApiKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8782,11 +8782,11 @@ func (ec *executionContext) _Mutation_selfRevokeApiKey(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().SelfRevokeAPIKey(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_selfRevokeApiKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8807,10 +8807,10 @@ func (ec *executionContext) _Mutation_updateAccount(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Account) graphql.Marshaler {
-			return ec.marshalNAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx, selections, v)
+			return ec.marshalOAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateAccount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8849,11 +8849,11 @@ func (ec *executionContext) _Mutation_deleteAccount(ctx context.Context, field g
 			return ec.Resolvers.Mutation().DeleteAccount(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteAccount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8873,10 +8873,10 @@ func (ec *executionContext) _Mutation_connectProcessor(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ProcessorOnboarding) graphql.Marshaler {
-			return ec.marshalNProcessorOnboarding2ᚖcommerceᚋgraphᚋmodelᚐProcessorOnboarding(ctx, selections, v)
+			return ec.marshalOProcessorOnboarding2ᚖcommerceᚋgraphᚋmodelᚐProcessorOnboarding(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_connectProcessor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8905,10 +8905,10 @@ func (ec *executionContext) _Mutation_disconnectProcessor(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {
-			return ec.marshalNProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx, selections, v)
+			return ec.marshalOProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_disconnectProcessor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8938,10 +8938,10 @@ func (ec *executionContext) _Mutation_updateStore(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Store) graphql.Marshaler {
-			return ec.marshalNStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx, selections, v)
+			return ec.marshalOStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateStore(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -8982,10 +8982,10 @@ func (ec *executionContext) _Mutation_startBootstrap(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
-			return ec.marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
+			return ec.marshalOBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_startBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9026,10 +9026,10 @@ func (ec *executionContext) _Mutation_verifyBootstrap(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
-			return ec.marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
+			return ec.marshalOBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_verifyBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9070,10 +9070,10 @@ func (ec *executionContext) _Mutation_completeBootstrap(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.BootstrappedStore) graphql.Marshaler {
-			return ec.marshalNBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx, selections, v)
+			return ec.marshalOBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_completeBootstrap(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9114,10 +9114,10 @@ func (ec *executionContext) _Mutation_createListing(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createListing(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9158,10 +9158,10 @@ func (ec *executionContext) _Mutation_updateListing(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateListing(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9201,11 +9201,11 @@ func (ec *executionContext) _Mutation_deleteListing(ctx context.Context, field g
 			return ec.Resolvers.Mutation().DeleteListing(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteListing(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9246,10 +9246,10 @@ func (ec *executionContext) _Mutation_publishListing(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_publishListing(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9290,10 +9290,10 @@ func (ec *executionContext) _Mutation_setDeliverables(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setDeliverables(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9334,10 +9334,10 @@ func (ec *executionContext) _Mutation_addDeliverable(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Deliverable) graphql.Marshaler {
-			return ec.marshalNDeliverable2ᚖcommerceᚋgraphᚋmodelᚐDeliverable(ctx, selections, v)
+			return ec.marshalODeliverable2ᚖcommerceᚋgraphᚋmodelᚐDeliverable(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addDeliverable(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9377,11 +9377,11 @@ func (ec *executionContext) _Mutation_removeDeliverable(ctx context.Context, fie
 			return ec.Resolvers.Mutation().RemoveDeliverable(ctx, fc.Args["listingId"].(string), fc.Args["deliverableId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeDeliverable(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9422,10 +9422,10 @@ func (ec *executionContext) _Mutation_removeAllDeliverables(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeAllDeliverables(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9466,10 +9466,10 @@ func (ec *executionContext) _Mutation_fulfillOrder(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
+			return ec.marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_fulfillOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9510,10 +9510,10 @@ func (ec *executionContext) _Mutation_refundOrder(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
+			return ec.marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_refundOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9598,10 +9598,10 @@ func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedWebhookEndpoint) graphql.Marshaler {
-			return ec.marshalNCreatedWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐCreatedWebhookEndpoint(ctx, selections, v)
+			return ec.marshalOCreatedWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐCreatedWebhookEndpoint(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9642,10 +9642,10 @@ func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEndpoint) graphql.Marshaler {
-			return ec.marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx, selections, v)
+			return ec.marshalOWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9685,11 +9685,11 @@ func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field g
 			return ec.Resolvers.Mutation().DeleteWebhook(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9730,10 +9730,10 @@ func (ec *executionContext) _Mutation_testWebhook(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookTest) graphql.Marshaler {
-			return ec.marshalNWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWebhookTest(ctx, selections, v)
+			return ec.marshalOWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWebhookTest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_testWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9774,10 +9774,10 @@ func (ec *executionContext) _Mutation_retryWebhookEvent(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEvent) graphql.Marshaler {
-			return ec.marshalNWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐWebhookEvent(ctx, selections, v)
+			return ec.marshalOWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐWebhookEvent(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_retryWebhookEvent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9818,10 +9818,10 @@ func (ec *executionContext) _Mutation_redeliverOrder(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Redelivery) graphql.Marshaler {
-			return ec.marshalNRedelivery2ᚖcommerceᚋgraphᚋmodelᚐRedelivery(ctx, selections, v)
+			return ec.marshalORedelivery2ᚖcommerceᚋgraphᚋmodelᚐRedelivery(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_redeliverOrder(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11359,10 +11359,10 @@ func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Account) graphql.Marshaler {
-			return ec.marshalNAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx, selections, v)
+			return ec.marshalOAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11391,10 +11391,10 @@ func (ec *executionContext) _Query_store(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Store) graphql.Marshaler {
-			return ec.marshalNStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx, selections, v)
+			return ec.marshalOStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_store(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11423,10 +11423,10 @@ func (ec *executionContext) _Query_plans(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
-			return ec.marshalNPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx, selections, v)
+			return ec.marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_plans(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11455,10 +11455,10 @@ func (ec *executionContext) _Query_ping(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Ping) graphql.Marshaler {
-			return ec.marshalNPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx, selections, v)
+			return ec.marshalOPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_ping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11532,10 +11532,10 @@ func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
-			return ec.marshalNNode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx, selections, v)
+			return ec.marshalONode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11576,10 +11576,10 @@ func (ec *executionContext) _Query_listing(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_listing(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11620,10 +11620,10 @@ func (ec *executionContext) _Query_order(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Order) graphql.Marshaler {
-			return ec.marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
+			return ec.marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_order(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11664,10 +11664,10 @@ func (ec *executionContext) _Query_customer(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
-			return ec.marshalNCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+			return ec.marshalOCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_customer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -11708,10 +11708,10 @@ func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEndpoint) graphql.Marshaler {
-			return ec.marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx, selections, v)
+			return ec.marshalOWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -12559,10 +12559,10 @@ func (ec *executionContext) _WebhookEndpoint_deliveries(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEventConnection) graphql.Marshaler {
-			return ec.marshalNWebhookEventConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEventConnection(ctx, selections, v)
+			return ec.marshalOWebhookEventConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEventConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_WebhookEndpoint_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15159,7 +15159,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_apiKeys(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -15197,7 +15197,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_listings(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -15235,7 +15235,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_orders(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -15273,7 +15273,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_customers(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -15311,7 +15311,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_webhooks(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -15349,7 +15349,7 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_events(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -17018,147 +17018,147 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createApiKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteApiKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "selfRevokeApiKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_selfRevokeApiKey(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateAccount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateAccount(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteAccount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteAccount(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "connectProcessor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_connectProcessor(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "disconnectProcessor":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_disconnectProcessor(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateStore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateStore(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "startBootstrap":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startBootstrap(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "verifyBootstrap":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_verifyBootstrap(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "completeBootstrap":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_completeBootstrap(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createListing(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateListing(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteListing(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "publishListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_publishListing(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "setDeliverables":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setDeliverables(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addDeliverable":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addDeliverable(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeDeliverable":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeDeliverable(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeAllDeliverables":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeAllDeliverables(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "fulfillOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_fulfillOrder(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "refundOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_refundOrder(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "uploadFile":
@@ -17172,42 +17172,42 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createWebhook(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateWebhook":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateWebhook(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteWebhook":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteWebhook(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "testWebhook":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_testWebhook(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "retryWebhookEvent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_retryWebhookEvent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "redeliverOrder":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_redeliverOrder(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -18033,7 +18033,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_viewer(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18055,7 +18055,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_store(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18077,7 +18077,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_plans(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18099,7 +18099,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_ping(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18143,7 +18143,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_nodes(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18165,7 +18165,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_listing(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18187,7 +18187,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_order(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18209,7 +18209,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_customer(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18231,7 +18231,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_webhook(ctx, field)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -18587,7 +18587,7 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 					}
 				}()
 				res = ec._WebhookEndpoint_deliveries(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -19351,16 +19351,6 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx context.Context, sel ast.SelectionSet, v *model.Account) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Account(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNAccountReadiness2ᚖcommerceᚋgraphᚋmodelᚐAccountReadiness(ctx context.Context, sel ast.SelectionSet, v *model.AccountReadiness) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -19521,16 +19511,6 @@ func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(
 	return ec._ApiKey(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ApiKeyConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIKeyEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -19636,16 +19616,6 @@ func (ec *executionContext) unmarshalNBootstrapInput2commerceᚋgraphᚋmodelᚐ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx context.Context, sel ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._BootstrapSession(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus(ctx context.Context, v any) (model.BootstrapStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus[tmp]
@@ -19686,16 +19656,6 @@ func (ec *executionContext) unmarshalNBootstrapStoreInput2commerceᚋgraphᚋmod
 func (ec *executionContext) unmarshalNBootstrapVerifyInput2commerceᚋgraphᚋmodelᚐBootstrapVerifyInput(ctx context.Context, v any) (model.BootstrapVerifyInput, error) {
 	res, err := ec.unmarshalInputBootstrapVerifyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx context.Context, sel ast.SelectionSet, v *model.BootstrappedStore) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._BootstrappedStore(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CheckoutField) graphql.Marshaler {
@@ -19806,26 +19766,6 @@ func (ec *executionContext) unmarshalNCreateWebhookInput2commerceᚋgraphᚋmode
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNCreatedApiKey2ᚖcommerceᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CreatedApiKey(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNCreatedWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐCreatedWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, v *model.CreatedWebhookEndpoint) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CreatedWebhookEndpoint(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *model.Customer) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -19834,16 +19774,6 @@ func (ec *executionContext) marshalNCustomer2ᚖcommerceᚋgraphᚋmodelᚐCusto
 		return graphql.Null
 	}
 	return ec._Customer(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNCustomerConnection2ᚖcommerceᚋgraphᚋmodelᚐCustomerConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._CustomerConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomerEdge) graphql.Marshaler {
@@ -19960,16 +19890,6 @@ func (ec *executionContext) marshalNEvent2ᚖcommerceᚋgraphᚋmodelᚐEvent(ct
 		return graphql.Null
 	}
 	return ec._Event(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNEventConnection2ᚖcommerceᚋgraphᚋmodelᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.EventConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._EventConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EventEdge) graphql.Marshaler {
@@ -20247,16 +20167,6 @@ func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 	return ec._Listing(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx context.Context, sel ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ListingConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -20345,16 +20255,6 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
-func (ec *executionContext) marshalNNode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
-	})
-
-	return ret
-}
-
 func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20363,16 +20263,6 @@ func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ct
 		return graphql.Null
 	}
 	return ec._Order(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._OrderConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType(ctx context.Context, v any) (model.OrderContentType, error) {
@@ -20517,32 +20407,6 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx context.Context, sel ast.SelectionSet, v *model.Ping) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Ping(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx context.Context, sel ast.SelectionSet, v *model.Plan) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20615,26 +20479,6 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ProcessorDisconnection(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNProcessorOnboarding2ᚖcommerceᚋgraphᚋmodelᚐProcessorOnboarding(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorOnboarding) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._ProcessorOnboarding(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNProcessorStatus2ᚖcommerceᚋgraphᚋmodelᚐProcessorStatus(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorStatus) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20643,16 +20487,6 @@ func (ec *executionContext) marshalNProcessorStatus2ᚖcommerceᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._ProcessorStatus(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRedelivery2ᚖcommerceᚋgraphᚋmodelᚐRedelivery(ctx context.Context, sel ast.SelectionSet, v *model.Redelivery) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Redelivery(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx context.Context, v any) (model.ResolveMethod, error) {
@@ -20723,16 +20557,6 @@ func (ec *executionContext) marshalNReviews2ᚖcommerceᚋgraphᚋmodelᚐReview
 		return graphql.Null
 	}
 	return ec._Reviews(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx context.Context, sel ast.SelectionSet, v *model.Store) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._Store(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -20843,16 +20667,6 @@ func (ec *executionContext) marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodel�
 	return ec._WebhookEndpoint(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNWebhookEndpointConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEndpointConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._WebhookEndpointConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEndpointEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -20887,16 +20701,6 @@ func (ec *executionContext) marshalNWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐW
 		return graphql.Null
 	}
 	return ec._WebhookEvent(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNWebhookEventConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEventConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._WebhookEventConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEventEdge) graphql.Marshaler {
@@ -20952,16 +20756,6 @@ var (
 		model.WebhookStatusDisabled: "DISABLED",
 	}
 )
-
-func (ec *executionContext) marshalNWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.WebhookTest) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._WebhookTest(ctx, sel, v)
-}
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
 	return ec.___Directive(ctx, sel, &v)
@@ -21103,6 +20897,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) marshalOAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx context.Context, sel ast.SelectionSet, v *model.Account) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Account(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx context.Context, v any) (*model.ActionCode, error) {
 	if v == nil {
 		return nil, nil
@@ -21142,6 +20943,13 @@ var (
 		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
 	}
 )
+
+func (ec *executionContext) marshalOApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ApiKeyConnection(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOApiKeyScope2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyScope(ctx context.Context, v any) (*model.APIKeyScope, error) {
 	if v == nil {
@@ -21203,6 +21011,20 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOBootstrapSession2ᚖcommerceᚋgraphᚋmodelᚐBootstrapSession(ctx context.Context, sel ast.SelectionSet, v *model.BootstrapSession) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BootstrapSession(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBootstrappedStore2ᚖcommerceᚋgraphᚋmodelᚐBootstrappedStore(ctx context.Context, sel ast.SelectionSet, v *model.BootstrappedStore) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BootstrappedStore(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCheckoutFieldInput2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldInputᚄ(ctx context.Context, v any) ([]*model.CheckoutFieldInput, error) {
 	if v == nil {
 		return nil, nil
@@ -21252,11 +21074,39 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOCreatedApiKey2ᚖcommerceᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreatedApiKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCreatedWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐCreatedWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, v *model.CreatedWebhookEndpoint) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreatedWebhookEndpoint(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx context.Context, sel ast.SelectionSet, v *model.Customer) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Customer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCustomerConnection2ᚖcommerceᚋgraphᚋmodelᚐCustomerConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomerConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeliverable2ᚖcommerceᚋgraphᚋmodelᚐDeliverable(ctx context.Context, sel ast.SelectionSet, v *model.Deliverable) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Deliverable(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODeliverableFile2ᚖcommerceᚋgraphᚋmodelᚐDeliverableFile(ctx context.Context, sel ast.SelectionSet, v *model.DeliverableFile) graphql.Marshaler {
@@ -21316,6 +21166,13 @@ var (
 		model.DisputeStatusLost:          "LOST",
 	}
 )
+
+func (ec *executionContext) marshalOEventConnection2ᚖcommerceᚋgraphᚋmodelᚐEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.EventConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._EventConnection(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOEventType2ᚕcommerceᚋgraphᚋmodelᚐEventTypeᚄ(ctx context.Context, v any) ([]model.EventType, error) {
 	if v == nil {
@@ -21507,6 +21364,13 @@ func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 	return ec._Listing(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx context.Context, sel ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ListingConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, v any) (*model.ListingStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -21564,6 +21428,33 @@ func (ec *executionContext) marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx con
 	return ec._Node(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalONode2ᚕcommerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, v any) (*model.OrderStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -21601,6 +21492,60 @@ var (
 		model.OrderStatusRefunded:  "REFUNDED",
 	}
 )
+
+func (ec *executionContext) marshalOPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx context.Context, sel ast.SelectionSet, v *model.Ping) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Ping(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ProcessorDisconnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOProcessorOnboarding2ᚖcommerceᚋgraphᚋmodelᚐProcessorOnboarding(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorOnboarding) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ProcessorOnboarding(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORedelivery2ᚖcommerceᚋgraphᚋmodelᚐRedelivery(ctx context.Context, sel ast.SelectionSet, v *model.Redelivery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Redelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx context.Context, sel ast.SelectionSet, v *model.Store) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Store(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
 	if v == nil {
@@ -21705,6 +21650,34 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOWebhookEndpoint2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEndpoint) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookEndpoint(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookEndpointConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEndpointConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookEndpointConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐWebhookEvent(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEvent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookEventConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEventConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEventConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookEventConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOWebhookStatus2ᚖcommerceᚋgraphᚋmodelᚐWebhookStatus(ctx context.Context, v any) (*model.WebhookStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -21734,6 +21707,13 @@ var (
 		model.WebhookStatusDisabled: "DISABLED",
 	}
 )
+
+func (ec *executionContext) marshalOWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWebhookTest(ctx context.Context, sel ast.SelectionSet, v *model.WebhookTest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookTest(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
 	if v == nil {

@@ -293,11 +293,48 @@ func (x accountResolver) APIKeys(ctx context.Context, obj *model.Account, first 
 }
 
 // SelfRevokeAPIKey is the GraphQL form of POST /v1/api-keys/self-revoke.
-func (x mutationResolver) SelfRevokeAPIKey(ctx context.Context) (bool, error) {
+func (x mutationResolver) SelfRevokeAPIKey(ctx context.Context) (*bool, error) {
 	if err := x.SelfRevoke(ctx); err != nil {
-		return false, err
+		return nil, err
 	}
-	return true, nil
+	return done(true, nil)
+}
+
+// Root fields are nullable, so that a field refused alone (a rate limit,
+// a not_found) leaves the other fields' data in place; the mutations that
+// answer true do so through done.
+
+// DeleteAPIKey is the GraphQL form of DELETE /v1/api-keys/{id}.
+func (x mutationResolver) DeleteAPIKey(ctx context.Context, id string) (*bool, error) {
+	return done(x.Resolver.DeleteAPIKey(ctx, id))
+}
+
+// DeleteAccount is the GraphQL form of DELETE /v1/account.
+func (x mutationResolver) DeleteAccount(ctx context.Context) (*bool, error) {
+	return done(x.Resolver.DeleteAccount(ctx))
+}
+
+// DeleteListing is the GraphQL form of DELETE /v1/listings/{id}.
+func (x mutationResolver) DeleteListing(ctx context.Context, id string) (*bool, error) {
+	return done(x.Resolver.DeleteListing(ctx, id))
+}
+
+// RemoveDeliverable is the GraphQL form of DELETE /v1/listings/{id}/deliverables/{deliverable_id}.
+func (x mutationResolver) RemoveDeliverable(ctx context.Context, listingID, deliverableID string) (*bool, error) {
+	return done(x.Resolver.RemoveDeliverable(ctx, listingID, deliverableID))
+}
+
+// DeleteWebhook is the GraphQL form of DELETE /v1/webhooks/{id}.
+func (x mutationResolver) DeleteWebhook(ctx context.Context, id string) (*bool, error) {
+	return done(x.Resolver.DeleteWebhook(ctx, id))
+}
+
+// done is a use case's boolean answer as a nullable GraphQL Boolean.
+func done(ok bool, err error) (*bool, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &ok, nil
 }
 
 // StartBootstrap is the GraphQL form of POST /v1/bootstrap.

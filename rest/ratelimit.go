@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -20,35 +21,58 @@ import (
 func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			subject := "ip:" + ClientIP(r.Context())
-			if p, ok := resolvers.PrincipalFrom(r.Context()); ok {
-				subject = "key:" + p.KeyID
+			res, err := a.Charge(r.Context(), group, Subject(r.Context()))
+			if res != nil {
+				h := w.Header()
+				h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
+				h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+				h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
 			}
-			res, err := a.Limiter.Allow(r.Context(), group, subject)
 			if err != nil {
-				a.Metrics.limitErrors.Inc()
-				if !errors.Is(err, ratelimit.ErrUnavailable) { // logged once per outage window, not per request
-					a.Problems.Log.ErrorContext(r.Context(), "rate limit check failed; allowing requests",
-						"group", group, "error", err, "correlation_id", CorrelationID(r.Context()))
-				}
-				next.ServeHTTP(w, r)
-				return
-			}
-			h := w.Header()
-			h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
-			h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
-			h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
-			if !res.Allowed {
-				a.Metrics.rejections.WithLabelValues(group).Inc()
-				retry := ceilSeconds(res.RetryAfter)
-				a.Problems.Write(w, r, problem.Newf(problem.RateLimited,
-					"Too many requests in the %s group: at most %d per window. Retry in %d s.", group, res.Limit, retry).
-					With("retry_after", retry))
+				a.Problems.Write(w, r, err)
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// Subject is the rate-limit subject of ctx's caller: "key:<key id>" when a
+// key authenticated the request, else "ip:<client ip>".
+func Subject(ctx context.Context) string {
+	if p, ok := resolvers.PrincipalFrom(ctx); ok {
+		return "key:" + p.KeyID
+	}
+	return IPSubject(ctx)
+}
+
+// IPSubject is the rate-limit subject of ctx's client IP (public routes
+// count per IP even when a key is sent).
+func IPSubject(ctx context.Context) string { return "ip:" + ClientIP(ctx) }
+
+// Charge counts one request of subject in group, as every rate-limited
+// route and GraphQL field does. It returns the check's result, or nil when
+// Redis could not be asked: the request is then allowed (fail open), and the
+// error logged and counted. A refusal is a rate_limited problem with
+// retry_after (whole seconds, at least 1), counted by group.
+func (a *API) Charge(ctx context.Context, group, subject string) (*ratelimit.Result, error) {
+	res, err := a.Limiter.Allow(ctx, group, subject)
+	if err != nil {
+		a.Metrics.limitErrors.Inc()
+		if !errors.Is(err, ratelimit.ErrUnavailable) { // logged once per outage window, not per request
+			a.Problems.Log.ErrorContext(ctx, "rate limit check failed; allowing requests",
+				"group", group, "error", err, "correlation_id", CorrelationID(ctx))
+		}
+		return nil, nil
+	}
+	if !res.Allowed {
+		a.Metrics.rejections.WithLabelValues(group).Inc()
+		retry := ceilSeconds(res.RetryAfter)
+		return &res, problem.Newf(problem.RateLimited,
+			"Too many requests in the %s group: at most %d per window. Retry in %d s.", group, res.Limit, retry).
+			With("retry_after", retry)
+	}
+	return &res, nil
 }
 
 // ceilSeconds rounds up to whole seconds, at least 1.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"commerce/graph"
 	"commerce/problem"
+	"commerce/ratelimit"
 	"commerce/resolvers"
 	"commerce/rest"
 )
@@ -26,8 +26,9 @@ const maxDepth = 10
 
 // graphQLHandler builds the /graphql endpoint on the same resolvers as REST.
 // Errors carry the problem code in extensions.code, with the other members
-// of the problem document beside it.
-func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger) http.Handler {
+// of the problem document beside it (graphql_errors.go). Fields are charged
+// to their REST routes' rate-limit groups through charge (graphql_limits.go).
+func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger, charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error)) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
@@ -36,29 +37,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	srv.Use(&costLimit{max: maxCost})
 	srv.Use(depthLimit{max: maxDepth})
 
-	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
-		var gerr *gqlerror.Error
-		if errors.As(err, &gerr) && gerr.Err == nil {
-			// Parse, validation and limit errors from gqlgen itself.
-			if gerr.Extensions == nil {
-				gerr.Extensions = map[string]any{}
-			}
-			if _, ok := gerr.Extensions["code"]; !ok {
-				gerr.Extensions["code"] = string(problem.InvalidRequest)
-			}
-			gerr.Extensions["correlation_id"] = rest.CorrelationID(ctx)
-			return gerr
-		}
-		p := problem.From(err)
-		if p == nil {
-			log.ErrorContext(ctx, "graphql resolver failed", "error", err.Error(), "correlation_id", rest.CorrelationID(ctx))
-			p = problem.Internal()
-		}
-		out := graphql.DefaultErrorPresenter(ctx, p)
-		out.Message = p.Detail
-		out.Extensions = ps.Body(ctx, p)
-		return out
-	})
+	srv.SetErrorPresenter(errorPresenter(ps, log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		log.ErrorContext(ctx, "graphql panic", "panic", v, "correlation_id", rest.CorrelationID(ctx))
 		return fmt.Errorf("panic: %v", v)
@@ -77,6 +56,10 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 		}
 		return next(ctx)
 	})
+	// Per-field rate limits (after the read_only refusal, as REST
+	// authenticates before it limits), then the NUL check of arguments.
+	srv.Use(newFieldLimits(charge))
+	srv.Use(&noNUL{})
 	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))

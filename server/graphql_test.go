@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -9,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"commerce/rest"
 )
 
 // The service's schema is shallow today, so the depth limit is proven on a
@@ -41,4 +45,30 @@ func TestDepthLimit(t *testing.T) {
 	// Introspection is exempt.
 	require.Nil(t, lim.MutateOperationContext(context.Background(), depthOf(t,
 		"{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }")))
+}
+
+// Refusals gqlgen's pipeline raises before execution keep their members and
+// become invalid_request; an unexpected error is internal_error and says
+// nothing more.
+func TestErrorPresenter(t *testing.T) {
+	t.Parallel()
+	var logged strings.Builder
+	present := errorPresenter(rest.Problems{BaseURL: "https://example.test"}, slog.New(slog.NewTextHandler(&logged, nil)))
+	ctx := context.Background()
+
+	depth := depthLimit{max: 2}.MutateOperationContext(ctx, depthOf(t, "{ node { child { child { id } } } }"))
+	require.NotNil(t, depth)
+	out := present(ctx, depth)
+	require.Equal(t, "invalid_request", out.Extensions["code"])
+	require.Equal(t, 400, out.Extensions["status"])
+	require.Equal(t, 2, out.Extensions["max_depth"])
+	require.Nil(t, out.Extensions["param"])
+	require.Equal(t, "https://example.test/errors/invalid_request", out.Extensions["type"])
+	require.Equal(t, out.Message, out.Extensions["detail"])
+
+	out = present(ctx, errors.New("pq: secret_table is missing"))
+	require.Equal(t, "internal_error", out.Extensions["code"])
+	require.Equal(t, 500, out.Extensions["status"])
+	require.NotContains(t, out.Message, "secret_table")
+	require.Contains(t, logged.String(), "secret_table is missing")
 }

@@ -256,8 +256,9 @@ func (s *Server) routes() http.Handler {
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
 	r.Get("/graphql", graphiQL().ServeHTTP)
-	r.With(api.Authenticate(false), api.RateLimit("default"), api.Idempotent).
-		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log))
+	// Rate limits count per field, in the handler (graphql_limits.go).
+	r.With(api.Authenticate(false), api.Idempotent).
+		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log, api.Charge))
 
 	api.Routes(r)
 	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)

@@ -1,0 +1,175 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// Access says who calls a route and how the caller is identified.
+type Access int
+
+const (
+	// Key routes need an API key (Authenticate runs before the rate limit,
+	// so the limit counts per key).
+	Key Access = iota
+	// Public routes take no key; their limit counts per client IP.
+	Public
+	// Signed routes are called by the payment processor and verified by its
+	// signature: no key, no rate limit, no idempotency.
+	Signed
+)
+
+// String names the caller as docs/graphql.md shows it.
+func (a Access) String() string {
+	switch a {
+	case Public:
+		return "public"
+	case Signed:
+		return "processor signature"
+	default:
+		return "API key"
+	}
+}
+
+// Route is one /v1 route: how it is served, the rate-limit group it is
+// charged to, and the GraphQL field that does the same thing (charged to the
+// same group, in the same window).
+type Route struct {
+	Method string
+	Path   string
+	// Handler decodes the request, calls the resolver and encodes the result.
+	Handler func(a *API, w http.ResponseWriter, r *http.Request) error
+	Access  Access
+	// Group is the group of ratelimit.Groups charged before the handler
+	// runs; "" charges none, and Note says why.
+	Group string
+	// GraphQL is the field doing the same thing, as Type.field; "" when
+	// there is none, and Note says why.
+	GraphQL string
+	Note    string
+}
+
+// Routes is the /v1 facade: every route, declared once. Registration,
+// docs/graphql.md and the per-field rate limits of /graphql all read it.
+var Routes = []Route{
+	{Method: "GET", Path: "/v1/ping", Handler: (*API).ping, Access: Public, Group: "public", GraphQL: "Query.ping"},
+	{Method: "GET", Path: "/v1/plans", Handler: (*API).plans, Access: Public, Group: "public", GraphQL: "Query.plans"},
+	{Method: "GET", Path: "/v1/openapi.yaml", Handler: (*API).openAPI, Access: Public, Group: "public",
+		Note: "GraphQL describes itself: introspection"},
+
+	{Method: "POST", Path: "/v1/bootstrap", Handler: (*API).startBootstrap, Access: Public, Group: "default", GraphQL: "Mutation.startBootstrap",
+		Note: "the resolver adds its passcode limits per email and per client IP"},
+	{Method: "POST", Path: "/v1/bootstrap/verify", Handler: (*API).verifyBootstrap, Access: Public, Group: "default", GraphQL: "Mutation.verifyBootstrap",
+		Note: "5 wrong passcodes end the session (the resolver counts them)"},
+	{Method: "POST", Path: "/v1/bootstrap/store", Handler: (*API).completeBootstrap, Access: Public, Group: "default", GraphQL: "Mutation.completeBootstrap"},
+
+	{Method: "POST", Path: "/v1/processor/webhook", Handler: (*API).processorWebhook, Access: Signed,
+		Note: "processor to service: verified by signature, never limited; no GraphQL"},
+
+	{Method: "POST", Path: "/v1/api-keys/self-revoke", Handler: (*API).selfRevoke, GraphQL: "Mutation.selfRevokeApiKey",
+		Note: "unlimited: a leaked key can always be revoked"},
+	{Method: "GET", Path: "/v1/api-keys", Handler: (*API).listAPIKeys, Group: "default", GraphQL: "Account.apiKeys"},
+	{Method: "POST", Path: "/v1/api-keys", Handler: (*API).createAPIKey, Group: "default", GraphQL: "Mutation.createApiKey"},
+	{Method: "DELETE", Path: "/v1/api-keys/{id}", Handler: (*API).deleteAPIKey, Group: "default", GraphQL: "Mutation.deleteApiKey"},
+
+	{Method: "GET", Path: "/v1/account", Handler: (*API).getAccount, Group: "default", GraphQL: "Query.viewer"},
+	{Method: "PUT", Path: "/v1/account", Handler: (*API).updateAccount, Group: "account_update", GraphQL: "Mutation.updateAccount"},
+	{Method: "DELETE", Path: "/v1/account", Handler: (*API).deleteAccount, Group: "default", GraphQL: "Mutation.deleteAccount"},
+	{Method: "DELETE", Path: "/v1/account/processor", Handler: (*API).disconnectProcessor, Group: "default", GraphQL: "Mutation.disconnectProcessor"},
+	{Method: "POST", Path: "/v1/account/processor/connect", Handler: (*API).connectProcessor, Group: "processor_connect", GraphQL: "Mutation.connectProcessor"},
+	{Method: "GET", Path: "/v1/store", Handler: (*API).getStore, Group: "default", GraphQL: "Query.store"},
+	{Method: "PUT", Path: "/v1/store", Handler: (*API).updateStore, Group: "default", GraphQL: "Mutation.updateStore"},
+	{Method: "GET", Path: "/v1/customers", Handler: (*API).listCustomers, Group: "default", GraphQL: "Account.customers"},
+	{Method: "GET", Path: "/v1/customers/{id}", Handler: (*API).getCustomer, Group: "default", GraphQL: "Query.customer"},
+
+	{Method: "POST", Path: "/v1/files", Handler: (*API).uploadFile, Group: "files", GraphQL: "Mutation.uploadFile"},
+	{Method: "POST", Path: "/v1/orders/{id}/redeliver", Handler: (*API).redeliverOrder, GraphQL: "Mutation.redeliverOrder",
+		Note: "no route group: the resolver allows 10 / hour per order and 100 / hour per key"},
+	{Method: "GET", Path: "/v1/events", Handler: (*API).listEvents, Group: "events", GraphQL: "Account.events"},
+
+	{Method: "GET", Path: "/v1/webhooks", Handler: (*API).listWebhooks, Group: "webhooks", GraphQL: "Account.webhooks"},
+	{Method: "POST", Path: "/v1/webhooks", Handler: (*API).createWebhook, Group: "webhooks", GraphQL: "Mutation.createWebhook"},
+	{Method: "GET", Path: "/v1/webhooks/{id}", Handler: (*API).getWebhook, Group: "webhooks", GraphQL: "Query.webhook"},
+	{Method: "PUT", Path: "/v1/webhooks/{id}", Handler: (*API).updateWebhook, Group: "webhooks", GraphQL: "Mutation.updateWebhook"},
+	{Method: "DELETE", Path: "/v1/webhooks/{id}", Handler: (*API).deleteWebhook, Group: "webhooks", GraphQL: "Mutation.deleteWebhook"},
+	{Method: "GET", Path: "/v1/webhooks/{id}/events", Handler: (*API).listWebhookEvents, Group: "webhooks", GraphQL: "WebhookEndpoint.deliveries"},
+	{Method: "POST", Path: "/v1/webhooks/{id}/events/{event_id}/retry", Handler: (*API).retryWebhookEvent, Group: "webhooks", GraphQL: "Mutation.retryWebhookEvent"},
+	{Method: "POST", Path: "/v1/webhooks/{id}/test", Handler: (*API).testWebhook, Group: "webhooks", GraphQL: "Mutation.testWebhook"},
+
+	{Method: "GET", Path: "/v1/orders", Handler: (*API).listOrders, Group: "orders", GraphQL: "Account.orders"},
+	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
+	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
+	{Method: "POST", Path: "/v1/orders/{id}/refund", Handler: (*API).refundOrder, Group: "orders", GraphQL: "Mutation.refundOrder"},
+
+	{Method: "GET", Path: "/v1/listings", Handler: (*API).listListings, Group: "listings", GraphQL: "Account.listings"},
+	{Method: "POST", Path: "/v1/listings", Handler: (*API).createListing, Group: "listings", GraphQL: "Mutation.createListing"},
+	{Method: "GET", Path: "/v1/listings/{id}", Handler: (*API).getListing, Group: "listings", GraphQL: "Query.listing"},
+	{Method: "PUT", Path: "/v1/listings/{id}", Handler: (*API).updateListing, Group: "listings", GraphQL: "Mutation.updateListing"},
+	{Method: "DELETE", Path: "/v1/listings/{id}", Handler: (*API).deleteListing, Group: "listings", GraphQL: "Mutation.deleteListing"},
+	{Method: "POST", Path: "/v1/listings/{id}/publish", Handler: (*API).publishListing, Group: "listings", GraphQL: "Mutation.publishListing"},
+	{Method: "PUT", Path: "/v1/listings/{id}/deliverables", Handler: (*API).setDeliverables, Group: "listings", GraphQL: "Mutation.setDeliverables"},
+	{Method: "POST", Path: "/v1/listings/{id}/deliverables", Handler: (*API).addDeliverable, Group: "listings", GraphQL: "Mutation.addDeliverable"},
+	{Method: "DELETE", Path: "/v1/listings/{id}/deliverables", Handler: (*API).removeDeliverables, Group: "listings", GraphQL: "Mutation.removeAllDeliverables"},
+	{Method: "DELETE", Path: "/v1/listings/{id}/deliverables/{deliverable_id}", Handler: (*API).removeDeliverable, Group: "listings", GraphQL: "Mutation.removeDeliverable"},
+}
+
+// Field is a GraphQL field without a REST route, and what it is charged.
+type Field struct {
+	// GraphQL names the field as Type.field.
+	GraphQL string
+	// Group is the rate-limit group charged per occurrence; "" charges
+	// none, and Note says why.
+	Group string
+	// GroupOf, when set, picks the group from the field's arguments
+	// (Group is then what docs show and the fallback).
+	GroupOf func(args map[string]any) string
+	Note    string
+}
+
+// GraphQLOnly lists the GraphQL fields that have no REST route.
+var GraphQLOnly = []Field{
+	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
+		Note: "charged to the group of the id's prefix: lst_/del_ listings, ord_ orders, wh_ webhooks, evt_ events, any other default"},
+	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
+	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
+}
+
+// nodeGroup is the group of the resource an id names, by its prefix.
+func nodeGroup(args map[string]any) string {
+	id, _ := args["id"].(string)
+	prefix, _, _ := strings.Cut(id, "_")
+	switch prefix {
+	case "lst", "del":
+		return "listings"
+	case "ord":
+		return "orders"
+	case "wh":
+		return "webhooks"
+	case "evt":
+		return "events"
+	}
+	return "default"
+}
+
+// Routes registers every route of the table on r. A route's middleware
+// runs in this order: Authenticate (routes that need a key), RateLimit (its
+// group), Idempotent (every POST but the processor's).
+func (a *API) Routes(r chi.Router) {
+	for _, rt := range Routes {
+		var mw []func(http.Handler) http.Handler
+		if rt.Access == Key {
+			mw = append(mw, a.Authenticate(true))
+		}
+		if rt.Group != "" {
+			mw = append(mw, a.RateLimit(rt.Group))
+		}
+		if rt.Method == http.MethodPost && rt.Access != Signed {
+			mw = append(mw, a.Idempotent)
+		}
+		r.With(mw...).Method(rt.Method, rt.Path, a.handle(func(w http.ResponseWriter, req *http.Request) error {
+			return rt.Handler(a, w, req)
+		}))
+	}
+}
