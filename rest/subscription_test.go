@@ -635,7 +635,7 @@ func TestSubscriptionConnectionLimit(t *testing.T) {
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	first, second := connectWS(t, env.URL, acc.Key), connectWS(t, env.URL, acc.Key)
-	for i := range 10 {
+	for i := range resolvers.MaxSubscriptionsPerKey {
 		if i < 6 {
 			first.subscribe(fmt.Sprint(i), nil)
 		} else {

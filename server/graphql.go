@@ -44,6 +44,8 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger)
 	cfg.Complexity.WebhookEndpoint.Deliveries = func(child int, first *int, _ *string, _ *bool) int { return 1 + child*pageSize(first) }
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.POST{})
+	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
+	srv.Use(websocketOperations{ps: ps})
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.FixedComplexityLimit(maxComplexity))
 	srv.Use(depthLimit{max: maxDepth})

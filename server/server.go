@@ -152,6 +152,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopBackground = cancel
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
+	s.background.Go(func() { s.Resolver.ServeEvents(bg) })
 	return s, nil
 }
 
@@ -249,9 +250,10 @@ func (s *Server) routes() http.Handler {
 	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{}))
 	r.Get("/errors/{code}", pages.ErrorCode)
 
-	r.Get("/graphql", graphiQL().ServeHTTP)
+	gql := graphQLHandler(s.Resolver, ps, s.Log)
+	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	r.With(api.Authenticate(false), api.RateLimit("default"), api.Idempotent).
-		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log))
+		Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
 	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)

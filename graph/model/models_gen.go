@@ -7,3 +7,11 @@ type Mutation struct {
 
 type Query struct {
 }
+
+// Live streams. Subscriptions run over the graphql-ws protocol (websocket
+// subprotocol graphql-transport-ws; the legacy graphql-ws is accepted too) on
+// /graphql, authenticated by the connection_init payload
+// {"authorization": "Bearer svc_…"}. A key holds at most 10 subscriptions at
+// once; the 11th fails with rate_limited.
+type Subscription struct {
+}
