@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -254,7 +255,7 @@ type execer interface {
 
 // insertEvent writes an event row directly, as the order use cases do
 // inside their transactions.
-func insertEvent(t *testing.T, q execer, accountID, typ string) string {
+func insertEvent(t testing.TB, q execer, accountID, typ string) string {
 	t.Helper()
 	id := db.NewID("evt")
 	_, err := q.Exec(context.Background(), `INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, $3, '{"test": true}')`, id, accountID, typ)
@@ -745,4 +746,57 @@ func TestSubscriptionServerShutdown(t *testing.T) {
 	}
 	code, _ := c.closedWith(3 * time.Second)
 	require.NotEqual(t, websocket.StatusCode(-1), code, "the server closed the websocket: %v", c.err)
+}
+
+// BenchmarkSubscriptionLatency measures the time from an event's COMMIT
+// returning to its arrival at a subscriber over the websocket:
+//
+//	make test PKG=./rest/ TESTFLAGS='-run XXX -bench SubscriptionLatency -benchtime 200x'
+func BenchmarkSubscriptionLatency(b *testing.B) {
+	env := testkit.New(b)
+	acc := env.NewAccount()
+	pool := env.Server.DB.Pool
+	ctx := context.Background()
+	e0 := insertEvent(b, pool, acc.ID, "order.paid")
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.URL, "http")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	require.NoError(b, err)
+	defer conn.CloseNow() //nolint:errcheck
+	write := func(m any) {
+		raw, _ := json.Marshal(m)
+		require.NoError(b, conn.Write(ctx, websocket.MessageText, raw))
+	}
+	read := func() wsMessage {
+		for {
+			_, raw, err := conn.Read(ctx)
+			require.NoError(b, err)
+			var m wsMessage
+			require.NoError(b, json.Unmarshal(raw, &m))
+			if m.Type == "ping" {
+				write(map[string]any{"type": "pong"})
+				continue
+			}
+			return m
+		}
+	}
+	write(map[string]any{"type": "connection_init", "payload": map[string]any{"authorization": "Bearer " + acc.Key}})
+	require.Equal(b, "connection_ack", read().Type)
+	write(map[string]any{"id": "s", "type": "subscribe", "payload": map[string]any{"query": eventsSubscription, "variables": map[string]any{"after": e0}}})
+
+	var lat []time.Duration
+	for b.Loop() {
+		tx, err := pool.Begin(ctx)
+		require.NoError(b, err)
+		id := insertEvent(b, tx, acc.ID, "order.paid")
+		require.NoError(b, tx.Commit(ctx))
+		committed := time.Now()
+		m := read()
+		lat = append(lat, time.Since(committed))
+		require.Contains(b, string(m.Payload), id)
+	}
+	slices.Sort(lat)
+	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(q(0.5), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(q(1), "max-ms")
 }
