@@ -57,6 +57,8 @@ type Resolver struct {
 	Now func() time.Time
 
 	auth *authCache
+	// events wakes the live event subscriptions (events_stream.go).
+	events *eventHub
 }
 
 // Mailer stores a message and enqueues its delivery inside tx.
@@ -71,6 +73,7 @@ func New(deps Resolver) *Resolver {
 		r.Now = time.Now
 	}
 	r.auth = newAuthCache()
+	r.events = newEventHub()
 	return &r
 }
 

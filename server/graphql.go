@@ -33,6 +33,8 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
 	srv.AddTransport(transport.POST{})
+	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
+	srv.Use(websocketOperations{ps: ps})
 	srv.Use(extension.Introspection{})
 	srv.Use(&costLimit{max: maxCost})
 	srv.Use(depthLimit{max: maxDepth})
@@ -65,7 +67,6 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
 	})
 }
-
 
 // depthLimit refuses operations nested deeper than max (introspection excepted).
 type depthLimit struct{ max int }

@@ -152,6 +152,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopBackground = cancel
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
+	s.background.Go(func() { s.Resolver.ServeEvents(bg) })
 	return s, nil
 }
 
@@ -255,10 +256,11 @@ func (s *Server) routes() http.Handler {
 	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
-	r.Get("/graphql", graphiQL().ServeHTTP)
+	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge)
+	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
+	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
-	r.With(api.Authenticate(false), api.Idempotent).
-		Method(http.MethodPost, "/graphql", graphQLHandler(s.Resolver, ps, s.Log, api.Charge))
+	r.With(api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
 	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)

@@ -9,3 +9,11 @@ type Mutation struct {
 // The operations that read: the caller's account and its resources, and the public plans and ping.
 type Query struct {
 }
+
+// Live streams. Subscriptions run over the graphql-ws protocol (websocket
+// subprotocol graphql-transport-ws; the legacy graphql-ws is accepted too) on
+// /graphql, authenticated by the connection_init payload
+// {"authorization": "Bearer svc_…"}. A key holds at most 10 subscriptions at
+// once; the 11th fails with rate_limited.
+type Subscription struct {
+}
