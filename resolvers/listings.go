@@ -519,15 +519,26 @@ func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSumm
 
 // listingsPageQuery reads a keyset page of an account's listings with the
 // account's currency, on the pgx pool: the one query path of the REST list
-// and the GraphQL connection. $3 = ” means no status filter.
+// and the GraphQL connection. %s is the column list (listingSummaryColumns
+// or listingColumns); $3 = ” means no status filter.
 const listingsPageQuery = `
-SELECT l.id, l.title, l.description, l.price, l.slug, l.status, l.cover_key, l.cover_blur, l.external_delivery,
-       l.checkout_schema, l.utm_source, l.utm_medium, l.utm_campaign, l.metadata, l.deliverables_count,
-       l.created_at, l.updated_at, l.published_at, a.currency
+SELECT %s, a.currency
 FROM listings l JOIN accounts a ON a.id = l.account_id
 WHERE l.account_id = $1 AND l.deleted_at IS NULL AND ($2 = '' OR l.id < $2) AND ($3 = '' OR l.status = $3)
 ORDER BY l.id DESC
 LIMIT $4`
+
+// The columns of a page: a summary's (REST list items), or every column
+// (GraphQL nodes are full listings). The summary leaves the JSON columns
+// out: decoding them is most of a page's cost.
+var (
+	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery,
+		"l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at")
+	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
+		`l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at,
+       l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
+       l.utm_campaign, l.metadata, l.updated_at`)
+)
 
 func validStatus(s string) bool {
 	return s == db.ListingDraft || s == db.ListingPublished || s == db.ListingPaused
@@ -537,7 +548,7 @@ func validStatus(s string) bool {
 // with the account's currency. limitParam and cursorParam name the paging
 // arguments in errors (limit/cursor in REST, first/after in GraphQL).
 // Errors: authentication_error, validation_error (limit, cursor, status).
-func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
+func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, full bool, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, nil, err
@@ -553,16 +564,23 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 			return nil, false, nil, nil, problem.Validation("status", "status must be draft, published or paused")
 		}
 	}
-	rows, err := r.DB.Pool.Query(ctx, listingsPageQuery, p.AccountID, pg.after, st, pg.limit+1)
+	query := listingSummaryPageQuery
+	if full {
+		query = listingFullPageQuery
+	}
+	rows, err := r.DB.Pool.Query(ctx, query, p.AccountID, pg.after, st, pg.limit+1)
 	if err != nil {
 		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
 	var currency *string
 	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
 		l := &db.Listing{AccountID: p.AccountID}
-		return l, row.Scan(&l.ID, &l.Title, &l.Description, &l.Price, &l.Slug, &l.Status, &l.CoverKey, &l.CoverBlur,
-			&l.ExternalDelivery, &l.CheckoutSchema, &l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata,
-			&l.DeliverablesCount, &l.CreatedAt, &l.UpdatedAt, &l.PublishedAt, &currency)
+		dest := []any{&l.ID, &l.Title, &l.Price, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt}
+		if full {
+			dest = append(dest, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
+				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
+		}
+		return l, row.Scan(append(dest, &currency)...)
 	})
 	if err != nil {
 		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
@@ -591,7 +609,7 @@ func renameParam(err error, names map[string]string) error {
 // Listings lists the caller's listings (summaries), newest first. Errors:
 // authentication_error, validation_error (limit, cursor, status).
 func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus) (*model.ListingList, error) {
-	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, "limit", "cursor")
+	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, false, "limit", "cursor")
 	if err != nil {
 		return nil, err
 	}
@@ -606,7 +624,7 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 // Listings, as a Relay connection of full listings; their deliverables come
 // from the dataloader. Errors: as Listings, with params first and after.
 func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
-	ls, more, next, _, err := r.listingsPage(ctx, first, after, status, "first", "after")
+	ls, more, next, _, err := r.listingsPage(ctx, first, after, status, true, "first", "after")
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -35,6 +36,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
 	srv.Use(websocketOperations{ps: ps})
+	srv.SetQueryCache(queryCache{lru.New[*ast.QueryDocument](queryCacheEntries)})
 	srv.Use(extension.Introspection{})
 	srv.Use(&costLimit{max: maxCost})
 	srv.Use(depthLimit{max: maxDepth})
@@ -60,12 +62,29 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	})
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
-	srv.Use(newFieldLimits(charge))
-	srv.Use(&noNUL{})
+	srv.Use(newFieldLimits(charge, &noNUL{}))
 	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
 	})
+}
+
+// The parsed and validated documents of the last queryCacheEntries distinct
+// queries are kept, so that a client repeating its operations (every client)
+// pays parsing and validation once. Only queries up to maxCachedQuery bytes
+// are kept, which bounds the cache's memory (about 16 MB at most).
+const (
+	queryCacheEntries = 1000
+	maxCachedQuery    = 16 << 10
+)
+
+// queryCache is gqlgen's LRU, keeping only queries of at most maxCachedQuery.
+type queryCache struct{ *lru.LRU[*ast.QueryDocument] }
+
+func (c queryCache) Add(ctx context.Context, query string, doc *ast.QueryDocument) {
+	if len(query) <= maxCachedQuery {
+		c.LRU.Add(ctx, query, doc)
+	}
 }
 
 // depthLimit refuses operations nested deeper than max (introspection excepted).

@@ -232,22 +232,15 @@ func snake(s string) string {
 // PostgreSQL cannot store NUL in text.
 type noNUL struct{ schema *ast.Schema }
 
-var _ interface {
-	graphql.HandlerExtension
-	graphql.FieldInterceptor
-} = (*noNUL)(nil)
-
-func (*noNUL) ExtensionName() string { return "NoNUL" }
+// Validate keeps the schema (fieldLimits.Validate passes it on).
 func (n *noNUL) Validate(es graphql.ExecutableSchema) error {
 	n.schema = es.Schema()
 	return nil
 }
 
-func (n *noNUL) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || fc.Field.Field == nil || len(fc.Field.Arguments) == 0 {
-		return next(ctx)
-	}
+// check refuses a field whose arguments hold a NUL byte (fieldLimits calls
+// it for every field with arguments, before the field runs).
+func (n *noNUL) check(ctx context.Context, fc *graphql.FieldContext) error {
 	vars := graphql.GetOperationContext(ctx).Variables
 	for _, a := range fc.Field.Arguments {
 		v, err := a.Value.Value(vars)
@@ -261,10 +254,10 @@ func (n *noNUL) InterceptField(ctx context.Context, next graphql.Resolver) (any,
 			}
 		}
 		if param, found := n.find(v, typ, snake(a.Name)); found {
-			return nil, problem.Validation(param, param+" must not contain a NUL byte (\\u0000).")
+			return problem.Validation(param, param+" must not contain a NUL byte (\\u0000).")
 		}
 	}
-	return next(ctx)
+	return nil
 }
 
 // find returns the REST path of the first string in v holding a NUL byte.
