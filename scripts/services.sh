@@ -220,9 +220,28 @@ redis_answers() { [ "$(redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null)" = PONG 
 # ---------------------------------------------------------------------------
 # dev: long-lived services for `make run`, data in .data/
 
+# dev_pg_dir: the development cluster's directory, .data/pg, which the
+# postgres user must reach. As root, .data is opened for traversal (o+x, no
+# listing: a umask such as 027 closes it); when a parent of the checkout is
+# still closed to postgres, the cluster lives outside it, in a directory named
+# after the checkout under /var/tmp.
+dev_pg_dir() {
+  local dir="$DEV_DIR/pg"
+  if is_root; then
+    chmod o+x "$DEV_DIR"
+    if ! as_pg test -x "$DEV_DIR"; then
+      dir="/var/tmp/commerce-pg-$(printf %s "$REPO" | sha256sum | cut -c1-12)"
+      log "the postgres user cannot reach $DEV_DIR (a parent directory is closed to it): PostgreSQL's data goes to $dir"
+    fi
+  fi
+  echo "$dir"
+}
+
 cmd_dev() {
   ensure_installed
   mkdir -p "$DEV_DIR"
+  local pg_dir
+  pg_dir="$(dev_pg_dir)"
 
   if [ -n "${DATABASE_URL:-}" ]; then
     log "using the given DATABASE_URL"
@@ -230,9 +249,9 @@ cmd_dev() {
     if pg_answers "$DEV_PG_PORT"; then
       log "PostgreSQL is already running on 127.0.0.1:$DEV_PG_PORT"
     else
-      log "starting PostgreSQL on 127.0.0.1:$DEV_PG_PORT (data in .data/pg, log in .data/pg/server.log)"
-      pg_init "$DEV_DIR/pg"
-      pg_start "$DEV_DIR/pg" "$DEV_PG_PORT" || die "PostgreSQL did not start (see .data/pg/server.log)"
+      log "starting PostgreSQL on 127.0.0.1:$DEV_PG_PORT (data in $pg_dir, log in $pg_dir/server.log)"
+      pg_init "$pg_dir"
+      pg_start "$pg_dir" "$DEV_PG_PORT" || die "PostgreSQL did not start (see $pg_dir/server.log)"
     fi
     if [ -z "$(psql_run "$DEV_PG_PORT" postgres "SELECT 1 FROM pg_database WHERE datname = 'commerce'")" ]; then
       log "creating the database commerce"
@@ -258,7 +277,7 @@ cmd_dev() {
 }
 
 cmd_stop() {
-  pg_stop "$DEV_DIR/pg" fast
+  pg_stop "$(dev_pg_dir)" fast
   redis_stop "$DEV_DIR/redis"
   log "development PostgreSQL and Redis stopped"
 }
