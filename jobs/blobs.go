@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,11 +32,23 @@ type deleteBlobsWorker struct {
 	store *storage.Store
 }
 
+// Work deletes the valid keys. An invalid key (storage.ValidateKey: empty,
+// absolute or relative) is never handed to the store, where the empty key
+// names the file store's own directory; once the valid keys are gone, the
+// job is cancelled naming it, since no retry could succeed.
 func (w *deleteBlobsWorker) Work(ctx context.Context, job *river.Job[DeleteBlobsArgs]) error {
+	var invalid []error
 	for _, k := range job.Args.Keys {
+		if err := storage.ValidateKey(k); err != nil {
+			invalid = append(invalid, err)
+			continue
+		}
 		if err := w.store.Delete(ctx, k); err != nil {
 			return fmt.Errorf("delete %s: %w", k, err)
 		}
+	}
+	if len(invalid) > 0 {
+		return river.JobCancel(errors.Join(invalid...))
 	}
 	return nil
 }

@@ -55,3 +55,29 @@ func TestUploadCleanupAndBlobDeletion(t *testing.T) {
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return !exists("file_live" + suffix) }, 10*time.Second, 50*time.Millisecond)
 }
+
+// A blob deletion job never hands an invalid key to the store (the empty
+// key is the file store's own directory): it deletes the valid keys, then
+// is cancelled, since no retry could succeed.
+func TestBlobDeletionRefusesInvalidKeys(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t, testkit.WithWorkers())
+	ctx := context.Background()
+	store := env.Server.Resolver.Storage
+	rule, _ := storage.RuleFor(storage.PurposeDeliverable)
+	key := "uploads/file_valid" + testkit.Unique()
+	_, err := store.PutUpload(ctx, key, bytes.NewReader([]byte("%PDF-1.4\n%%EOF\n")), "application/pdf", "a.pdf", rule)
+	require.NoError(t, err)
+
+	res, err := env.Server.Jobs.Insert(ctx, jobs.DeleteBlobsArgs{Keys: []string{"", key, "../outside", "/etc/hostname"}}, nil)
+	require.NoError(t, err)
+	var state string
+	require.Eventually(t, func() bool {
+		require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, "SELECT state FROM river_job WHERE id = $1", res.Job.ID).Scan(&state))
+		return state != "available" && state != "running"
+	}, 10*time.Second, 50*time.Millisecond)
+	require.Equal(t, "cancelled", state)
+	ok, err := store.Exists(ctx, key)
+	require.NoError(t, err)
+	require.False(t, ok, "the valid key is deleted")
+}

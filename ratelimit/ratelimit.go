@@ -94,16 +94,27 @@ func (l *Limiter) Allow(ctx context.Context, group, subject string) (Result, err
 // Limit is below 1 or whose Window is below a millisecond, is an error
 // (allowed, like every error).
 func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, error) {
-	if len(g.Rules) == 0 {
-		return Result{Allowed: true}, fmt.Errorf("ratelimit: group %q has no rules", g.Name)
-	}
-	for _, r := range g.Rules {
-		if r.Limit < 1 || r.Window < time.Millisecond {
-			return Result{Allowed: true}, fmt.Errorf("ratelimit: group %q: invalid rule %d per %v", g.Name, r.Limit, r.Window)
-		}
+	keys, args, err := l.prepare(g, subject)
+	if err != nil {
+		return Result{Allowed: true}, err
 	}
 	if time.Now().UnixNano() < l.downUntil.Load() {
 		return Result{Allowed: true}, ErrUnavailable
+	}
+	res, err := windowScript.Run(ctx, l.client, keys, args...).Int64Slice()
+	return l.result(ctx, g, res, err)
+}
+
+// prepare returns the keys and arguments of the window script for one
+// request of subject in g, or an error when g is not a valid group.
+func (l *Limiter) prepare(g Group, subject string) ([]string, []any, error) {
+	if len(g.Rules) == 0 {
+		return nil, nil, fmt.Errorf("ratelimit: group %q has no rules", g.Name)
+	}
+	for _, r := range g.Rules {
+		if r.Limit < 1 || r.Window < time.Millisecond {
+			return nil, nil, fmt.Errorf("ratelimit: group %q: invalid rule %d per %v", g.Name, r.Limit, r.Window)
+		}
 	}
 	keys := make([]string, len(g.Rules))
 	args := make([]any, 1, 1+2*len(g.Rules))
@@ -114,14 +125,14 @@ func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, e
 		keys[i] = l.prefix + "rl:{" + g.Name + ":" + subject + "}:" + strconv.Itoa(i)
 		args = append(args, r.Limit*l.scale, r.Window.Milliseconds())
 	}
-	res, err := windowScript.Run(ctx, l.client, keys, args...).Int64Slice()
+	return keys, args, nil
+}
+
+// result turns the window script's reply (or error) into a Result; an
+// error allows the request.
+func (l *Limiter) result(ctx context.Context, g Group, res []int64, err error) (Result, error) {
 	if err != nil {
-		// Back off only when Redis itself failed: not when it answered with
-		// an error, nor when the caller's context ended (a client hanging up
-		// must not switch limiting off for everyone).
-		if !isScriptError(err) && ctx.Err() == nil {
-			l.downUntil.Store(time.Now().Add(backoff).UnixNano())
-		}
+		l.failed(ctx, err)
 		return Result{Allowed: true}, fmt.Errorf("ratelimit: %w", err)
 	}
 	if len(res) != 5 || res[1] < 1 || int(res[1]) > len(g.Rules) {
@@ -134,6 +145,15 @@ func (l *Limiter) Check(ctx context.Context, g Group, subject string) (Result, e
 		Reset:      time.Duration(res[3]) * time.Millisecond,
 		RetryAfter: time.Duration(res[4]) * time.Millisecond,
 	}, nil
+}
+
+// failed starts the back-off after err, but only when Redis itself failed:
+// not when it answered with an error, nor when the caller's context ended (a
+// client hanging up must not switch limiting off for everyone).
+func (l *Limiter) failed(ctx context.Context, err error) {
+	if !isScriptError(err) && ctx.Err() == nil {
+		l.downUntil.Store(time.Now().Add(backoff).UnixNano())
+	}
 }
 
 // isScriptError reports whether Redis answered with an error (the server is

@@ -266,6 +266,7 @@ func (r *Resolver) DeleteAccount(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	r.forgetAccount(p.AccountID)
+	r.markRevoked(ctx, p.AccountID)
 	return true, nil
 }
 

@@ -128,6 +128,7 @@ func (r *Resolver) DeleteAPIKey(ctx context.Context, id string) (bool, error) {
 		return false, problem.NotFoundf("No API key %q on this account.", id)
 	}
 	r.forgetKey(id)
+	r.markRevoked(ctx, p.AccountID, id)
 	return true, nil
 }
 
@@ -140,8 +141,12 @@ func (r *Resolver) SelfRevoke(ctx context.Context) error {
 	}
 	_, err = r.DB.NewUpdate().Model((*db.APIKey)(nil)).Set("revoked_at = now()").
 		Where("id = ?", p.KeyID).Where("revoked_at IS NULL").Exec(ctx)
+	if err != nil {
+		return err
+	}
 	r.forgetKey(p.KeyID)
-	return err
+	r.markRevoked(ctx, p.AccountID, p.KeyID)
+	return nil
 }
 
 func toAPIKeyModel(k *db.APIKey) *model.APIKey {

@@ -67,38 +67,119 @@ WHERE k.key_hash = $1`
 
 // Authenticate resolves an API key to its caller. Errors: authentication_error
 // when the key is malformed, unknown, revoked, expired, or its account deleted.
-// A verified key is served from the authentication cache (authcache.go).
+// A verified key is served from the authentication cache (authcache.go) once
+// the revocation markers confirm it (ConfirmKey: one Redis round trip).
 func (r *Resolver) Authenticate(ctx context.Context, key string) (Principal, error) {
+	p, pending, err := r.AuthenticateCached(ctx, key)
+	if err != nil || !pending {
+		return p, err
+	}
+	if err := r.ConfirmKey(ctx, p); err != nil {
+		return Principal{}, err
+	}
+	return p, nil
+}
+
+// AuthenticateCached is Authenticate without the revocation markers: when
+// pending is set, p came from this process's memory and must not be used
+// before ConfirmKey or SettleKey accepts it (REST reads the markers in the
+// round trip of its rate limit). A key read from the database is never
+// pending: the database is the truth.
+func (r *Resolver) AuthenticateCached(ctx context.Context, key string) (p Principal, pending bool, err error) {
 	if !wellFormedKey(key) {
-		return Principal{}, problem.New(problem.AuthenticationError, "The API key is malformed: keys look like svc_ followed by 40 letters and digits.")
+		return Principal{}, false, problem.New(problem.AuthenticationError, "The API key is malformed: keys look like svc_ followed by 40 letters and digits.")
 	}
 	h := sha256.Sum256([]byte(key))
 	now := r.Now()
-	e, ok := r.auth.get(h, now)
-	if !ok {
+	e, cached := r.auth.get(h, now)
+	if !cached {
 		gen := r.auth.gen.Load()
 		var revokedAt *time.Time
 		e = &authEntry{stored: now}
 		err := r.DB.Pool.QueryRow(ctx, authQuery, h[:]).Scan(&e.p.KeyID, &e.p.AccountID, &e.p.Scope, &e.expiresAt, &revokedAt, &e.lastUsed)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return Principal{}, problem.New(problem.AuthenticationError, "The API key is not valid.")
+			return Principal{}, false, problem.New(problem.AuthenticationError, "The API key is not valid.")
 		}
 		if err != nil {
-			return Principal{}, err
+			return Principal{}, false, err
 		}
 		if revokedAt != nil {
-			return Principal{}, problem.New(problem.AuthenticationError, "The API key was revoked.")
+			return Principal{}, false, problem.New(problem.AuthenticationError, "The API key was revoked.")
 		}
 		r.auth.put(h, e, gen)
 	}
 	if e.expiresAt != nil && !now.Before(*e.expiresAt) {
-		return Principal{}, problem.New(problem.AuthenticationError, "The API key has expired.")
+		return Principal{}, false, problem.New(problem.AuthenticationError, "The API key has expired.")
 	}
 	if e.lastUsed == nil || now.Sub(*e.lastUsed) >= lastUsedGranularity {
 		r.auth.touched(h, now)
 		r.touchKey(e.p.KeyID)
 	}
-	return e.p, nil
+	return e.p, cached, nil
+}
+
+// errNoMarkers stands for unreadable markers when the resolver has no Limiter.
+var errNoMarkers = errors.New("no revocation markers")
+
+// ConfirmKey reads the revocation markers of a key served from memory (one
+// Redis round trip) and settles it (SettleKey).
+func (r *Resolver) ConfirmKey(ctx context.Context, p Principal) error {
+	if r.Limiter == nil {
+		return r.SettleKey(ctx, p, false, errNoMarkers)
+	}
+	revoked, err := r.Limiter.Revoked(ctx, p.AccountID, p.KeyID)
+	return r.SettleKey(ctx, p, revoked, err)
+}
+
+// SettleKey decides whether a key served from memory may be used, given
+// what its revocation markers said: revoked (the key or its account; the
+// key is refused and dropped from memory) or markerErr (Redis could not
+// say: the key is checked in PostgreSQL instead, so revocation stays
+// immediate while Redis is down, at one query per request).
+func (r *Resolver) SettleKey(ctx context.Context, p Principal, revoked bool, markerErr error) error {
+	if markerErr != nil {
+		return r.keyInDatabase(ctx, p)
+	}
+	if revoked {
+		r.forgetKey(p.KeyID)
+		return problem.New(problem.AuthenticationError, "The API key was revoked.")
+	}
+	return nil
+}
+
+// keyInDatabase checks a key that memory vouches for against the database.
+func (r *Resolver) keyInDatabase(ctx context.Context, p Principal) error {
+	var revokedAt *time.Time
+	err := r.DB.Pool.QueryRow(ctx, `SELECT k.revoked_at FROM api_keys k
+		JOIN accounts a ON a.id = k.account_id AND a.deleted_at IS NULL WHERE k.id = $1`, p.KeyID).Scan(&revokedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		r.forgetKey(p.KeyID)
+		return problem.New(problem.AuthenticationError, "The API key is not valid.")
+	}
+	if err != nil {
+		return err
+	}
+	if revokedAt != nil {
+		r.forgetKey(p.KeyID)
+		return problem.New(problem.AuthenticationError, "The API key was revoked.")
+	}
+	return nil
+}
+
+// markRevoked writes the revocation markers of keyIDs (none: the whole
+// account) before a revocation returns, so every process refuses them on
+// their next request. A failure is logged: the revocation stands in the
+// database, and other processes learn of it through the cache's
+// invalidation (a NOTIFY, milliseconds later).
+func (r *Resolver) markRevoked(ctx context.Context, accountID string, keyIDs ...string) {
+	if r.Limiter == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := r.Limiter.MarkRevoked(ctx, accountID, keyIDs...); err != nil {
+		r.Log.Warn("revocation marker not written; other processes rely on the cache invalidation", "account_id", accountID, "key_ids", keyIDs, "error", err)
+	}
 }
 
 // touchKey records the use of a key off the request path. The conditional

@@ -19,6 +19,12 @@ import (
 //   - every other change to api_keys or accounts (another instance, an
 //     operator's SQL) fires a trigger that NOTIFYs authInvalidateChannel, and
 //     the listener started by ListenAuthInvalidations drops the entries;
+//   - because that notification is asynchronous, a revocation made through
+//     the API also writes a revocation marker to Redis before it returns
+//     (markRevoked, ratelimit/revoke.go), and an entry served from here is
+//     used only once its markers are read (auth.go: ConfirmKey, SettleKey;
+//     REST reads them in its rate limit's round trip), or, when Redis cannot
+//     say, once PostgreSQL confirms the key;
 //   - the cache serves only while that listener is connected: when it is
 //     not, every lookup goes to the database, and on reconnection the cache
 //     starts empty;
@@ -156,8 +162,8 @@ func (r *Resolver) listenAuth(ctx context.Context) error {
 	}
 }
 
-// forgetKey invalidates at once in this process; other
-// processes learn of the change through the triggers' notifications.
+// forgetKey invalidates at once in this process; other processes learn of
+// the change through the revocation markers and the triggers' notifications.
 func (r *Resolver) forgetKey(id string) { r.auth.invalidate("key:" + id) }
 
 // AuthCacheServing reports whether verified keys are served from memory (the

@@ -117,6 +117,7 @@ func (r *Resolver) limit(ctx context.Context, group, subject, what string) error
 		}
 		return nil
 	}
+	reportLimit(ctx, res)
 	if !res.Allowed {
 		return rateLimitProblem(res, what)
 	}

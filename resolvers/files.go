@@ -129,10 +129,18 @@ func (r *Resolver) claimFile(ctx context.Context, tx db.Tx, accountID, token, pu
 	return f, key, nil
 }
 
-// deleteBlobsAfterCommit enqueues the deletion of stored content in tx.
+// deleteBlobsAfterCommit enqueues the deletion of stored content in tx. A
+// key that is not a valid storage key (storage.ValidateKey: the empty key
+// would name the file store's own directory) is an error: callers pass only
+// keys that name objects.
 func (r *Resolver) deleteBlobsAfterCommit(ctx context.Context, tx db.Tx, keys ...string) error {
 	if len(keys) == 0 {
 		return nil
+	}
+	for _, k := range keys {
+		if err := storage.ValidateKey(k); err != nil {
+			return fmt.Errorf("schedule blob deletion: %w", err)
+		}
 	}
 	if _, err := r.Jobs.InsertTx(ctx, tx.River, jobs.DeleteBlobsArgs{Keys: keys}, nil); err != nil {
 		return fmt.Errorf("schedule blob deletion: %w", err)

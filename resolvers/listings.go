@@ -881,9 +881,10 @@ func (r *Resolver) removeDeliverableRows(ctx context.Context, tx db.Tx, listingI
 	if err := q.Scan(ctx, &keys); err != nil && !errors.Is(db.NotFound(err), db.ErrNotFound) {
 		return 0, err
 	}
+	// A text or URL deliverable has no file: nothing to delete.
 	var files []string
 	for _, k := range keys {
-		if k != nil {
+		if k != nil && *k != "" {
 			files = append(files, *k)
 		}
 	}

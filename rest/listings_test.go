@@ -463,3 +463,28 @@ func TestGraphQLListingsDataloader(t *testing.T) {
 	res = gql(t, env, other.Key, `query($id: ID!) { listing(id: $id) { id } }`, map[string]any{"id": id})
 	require.Equal(t, "not_found", res.Errors[0]["extensions"].(map[string]any)["code"])
 }
+
+// Removing text deliverables schedules no blob deletion: they have no file
+// (the empty key would be the file store's own directory).
+func TestRemoveTextDeliverableSchedulesNothing(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	l := env.Post("/v1/listings", acc.Key, map[string]any{"title": "Text", "price": 500,
+		"deliverables": []any{map[string]any{"type": "text", "value": "one"}, map[string]any{"type": "text", "value": "two"}}})
+	require.Equal(t, 201, l.Status, "%s", l.Body)
+	m := l.JSON(t)
+	id := m["id"].(string)
+	first := m["deliverables"].([]any)[0].(map[string]any)["id"].(string)
+	jobsOf := func() int {
+		var n int
+		require.NoError(t, env.Server.DB.Pool.QueryRow(context.Background(),
+			`SELECT count(*) FROM river_job WHERE kind = 'delete_blobs' AND args->'keys' @> '[""]'`).Scan(&n))
+		return n
+	}
+	before := jobsOf()
+	require.Equal(t, 204, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + id + "/deliverables/" + first, Key: acc.Key}).Status)
+	require.Equal(t, 200, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + id + "/deliverables", Key: acc.Key}).Status)
+	require.Equal(t, 204, env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + id, Key: acc.Key}).Status)
+	require.Equal(t, before, jobsOf(), "no deletion of the empty key")
+}

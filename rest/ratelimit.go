@@ -23,10 +23,7 @@ func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			res, err := a.Charge(r.Context(), group, Subject(r.Context()))
 			if res != nil {
-				h := w.Header()
-				h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
-				h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
-				h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
+				setLimitHeaders(w, res)
 			}
 			if err != nil {
 				a.Problems.Write(w, r, err)
@@ -35,6 +32,14 @@ func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// setLimitHeaders sends the RateLimit-* headers of res.
+func setLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
+	h := w.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
 }
 
 // Subject is the rate-limit subject of ctx's caller: "key:<key id>" when a
@@ -55,8 +60,37 @@ func IPSubject(ctx context.Context) string { return "ip:" + ClientIP(ctx) }
 // Redis could not be asked: the request is then allowed (fail open), and the
 // error logged and counted. A refusal is a rate_limited problem with
 // retry_after (whole seconds, at least 1), counted by group.
+//
+// A request whose key was served from the authentication cache and not yet
+// confirmed (keyCheck) also reads the key's revocation markers in the same
+// Redis round trip; a revoked key gets authentication_error, whatever the
+// limit says.
 func (a *API) Charge(ctx context.Context, group, subject string) (*ratelimit.Result, error) {
+	if kc := pendingKey(ctx); kc != nil {
+		if g, ok := ratelimit.Lookup(group); ok {
+			kc.mu.Lock()
+			if !kc.done {
+				kr, err := a.Limiter.CheckKey(ctx, g, subject, kc.p.AccountID, kc.p.KeyID)
+				kc.err = a.Resolver.SettleKey(ctx, kc.p, kr.Revoked, kr.MarkerErr)
+				kc.done = true
+				kc.mu.Unlock()
+				if kc.err != nil {
+					return nil, kc.err
+				}
+				return a.charged(ctx, group, kr.Result, err)
+			}
+			kc.mu.Unlock()
+		}
+		if err := kc.confirm(ctx, a.Resolver); err != nil {
+			return nil, err
+		}
+	}
 	res, err := a.Limiter.Allow(ctx, group, subject)
+	return a.charged(ctx, group, res, err)
+}
+
+// charged turns a check's outcome into Charge's.
+func (a *API) charged(ctx context.Context, group string, res ratelimit.Result, err error) (*ratelimit.Result, error) {
 	if err != nil {
 		a.Metrics.limitErrors.Inc()
 		if !errors.Is(err, ratelimit.ErrUnavailable) { // logged once per outage window, not per request

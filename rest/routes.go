@@ -86,7 +86,7 @@ var Routes = []Route{
 
 	{Method: "POST", Path: "/v1/files", Handler: (*API).uploadFile, Group: "files", GraphQL: "Mutation.uploadFile"},
 	{Method: "POST", Path: "/v1/orders/{id}/redeliver", Handler: (*API).redeliverOrder, GraphQL: "Mutation.redeliverOrder",
-		Note: "no route group: the resolver allows 10 / hour per order and 100 / hour per key"},
+		Note: "no route group: the resolver allows 10 / hour per order and 100 / hour per key; the response carries the headers of the binding one"},
 	{Method: "GET", Path: "/v1/events", Handler: (*API).listEvents, Group: "events", GraphQL: "Account.events"},
 
 	{Method: "GET", Path: "/v1/webhooks", Handler: (*API).listWebhooks, Group: "webhooks", GraphQL: "Account.webhooks"},
@@ -154,16 +154,23 @@ func nodeGroup(args map[string]any) string {
 }
 
 // Routes registers every route of the table on r. A route's middleware
-// runs in this order: Authenticate (routes that need a key), RateLimit (its
-// group), Idempotent (every POST but the processor's).
+// runs in this order: authenticate (routes that need a key), RateLimit (its
+// group; it also reads the key's revocation markers), ConfirmKey (routes
+// that need a key: the markers, when no charge read them), Idempotent
+// (every POST but the processor's).
 func (a *API) Routes(r chi.Router) {
 	for _, rt := range Routes {
 		var mw []func(http.Handler) http.Handler
 		if rt.Access == Key {
-			mw = append(mw, a.Authenticate(true))
+			// The key's revocation markers are read in the rate limit's
+			// Redis round trip, or by ConfirmKey when no group is charged.
+			mw = append(mw, a.authenticate(true, true))
 		}
 		if rt.Group != "" {
 			mw = append(mw, a.RateLimit(rt.Group))
+		}
+		if rt.Access == Key {
+			mw = append(mw, a.ConfirmKey)
 		}
 		if rt.Method == http.MethodPost && rt.Access != Signed {
 			mw = append(mw, a.Idempotent)

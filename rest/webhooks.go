@@ -8,6 +8,7 @@ import (
 
 	"commerce/graph/model"
 	"commerce/problem"
+	"commerce/resolvers"
 )
 
 func (a *API) listWebhooks(w http.ResponseWriter, r *http.Request) error {
@@ -106,8 +107,14 @@ func (a *API) testWebhook(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// redeliverOrder sends the RateLimit-* headers of the binding rule of the
+// resolver's own limits (per order, per key), refused or not.
 func (a *API) redeliverOrder(w http.ResponseWriter, r *http.Request) error {
-	out, err := a.Resolver.RedeliverOrder(r.Context(), chi.URLParam(r, "id"))
+	ctx, limits := resolvers.WithLimitReport(r.Context())
+	out, err := a.Resolver.RedeliverOrder(ctx, chi.URLParam(r, "id"))
+	if res, ok := limits.Binding(); ok {
+		setLimitHeaders(w, &res)
+	}
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,9 @@ import (
 
 // Copy copies from to to, keeping from. A missing from is ErrNotExist.
 func (s *Store) Copy(ctx context.Context, from, to string) error {
+	if err := validKeys(from, to); err != nil {
+		return err
+	}
 	if err := s.b.Copy(ctx, to, from, nil); err != nil {
 		return wrap("copy", from, err)
 	}

@@ -155,6 +155,9 @@ func (s *Store) Close() error { return s.b.Close() }
 // *TooLargeError, *TypeError, ErrEmpty or a wrapped storage or read error; on
 // error nothing is stored under key.
 func (s *Store) PutUpload(ctx context.Context, key string, r io.Reader, declaredType, filename string, rule Rule) (Info, error) {
+	if err := validKeys(key); err != nil {
+		return Info{}, err
+	}
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(r, head)
 	switch {
@@ -226,6 +229,9 @@ func checkType(detected *mimetype.MIME, declared string, rule Rule) error {
 
 // Move copies from to to and then deletes from. A missing from is ErrNotExist.
 func (s *Store) Move(ctx context.Context, from, to string) error {
+	if err := validKeys(from, to); err != nil {
+		return err
+	}
 	if err := s.b.Copy(ctx, to, from, nil); err != nil {
 		return wrap("move", from, err)
 	}
@@ -235,8 +241,12 @@ func (s *Store) Move(ctx context.Context, from, to string) error {
 	return nil
 }
 
-// Delete removes key; a missing key is not an error.
+// Delete removes key; a missing key is not an error. An invalid key (the
+// empty one, which names the file store's own directory) is ErrInvalidKey.
 func (s *Store) Delete(ctx context.Context, key string) error {
+	if err := validKeys(key); err != nil {
+		return err
+	}
 	if err := s.b.Delete(ctx, key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
 		return wrap("delete", key, err)
 	}
@@ -246,6 +256,9 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 // Reader opens key for reading; the caller closes it. A missing key is
 // ErrNotExist.
 func (s *Store) Reader(ctx context.Context, key string) (io.ReadCloser, Attributes, error) {
+	if err := validKeys(key); err != nil {
+		return nil, Attributes{}, err
+	}
 	r, err := s.b.NewReader(ctx, key, nil)
 	if err != nil {
 		return nil, Attributes{}, wrap("read", key, err)
@@ -255,6 +268,9 @@ func (s *Store) Reader(ctx context.Context, key string) (io.ReadCloser, Attribut
 
 // Exists reports whether key holds an object.
 func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
+	if err := validKeys(key); err != nil {
+		return false, err
+	}
 	ok, err := s.b.Exists(ctx, key)
 	if err != nil {
 		return false, wrap("stat", key, err)

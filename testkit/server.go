@@ -37,6 +37,7 @@ type Option func(*envOptions)
 type envOptions struct {
 	work   bool
 	config func(*config.Config)
+	prefix string
 }
 
 // WithWorkers runs River workers in the Env.
@@ -44,6 +45,14 @@ func WithWorkers() Option { return func(o *envOptions) { o.work = true } }
 
 // WithConfig changes the configuration before the service is built.
 func WithConfig(fn func(*config.Config)) Option { return func(o *envOptions) { o.config = fn } }
+
+// WithRedisPrefix sets the Redis key prefix (rate limits, revocation
+// markers). Two Envs given the same prefix behave as two processes of one
+// deployment; by default each Env has its own.
+func WithRedisPrefix(p string) Option { return func(o *envOptions) { o.prefix = p } }
+
+// NewRedisPrefix returns a fresh prefix for WithRedisPrefix.
+func NewRedisPrefix() string { return "t" + randomHex(6) + ":" }
 
 // New starts the whole service on an httptest server; it stops with the test.
 func New(t testing.TB, opts ...Option) *Env {
@@ -61,8 +70,11 @@ func New(t testing.TB, opts ...Option) *Env {
 	if o.config != nil {
 		o.config(&cfg)
 	}
+	if o.prefix == "" {
+		o.prefix = NewRedisPrefix()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, Logger(), server.Options{Work: o.work, RateLimitPrefix: "t" + randomHex(6) + ":"})
+	srv, err := server.New(ctx, cfg, Logger(), server.Options{Work: o.work, RateLimitPrefix: o.prefix})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start(ctx))
 	t.Cleanup(func() {

@@ -362,6 +362,11 @@ func TestRedeliver(t *testing.T) {
 	r := env.Post("/v1/orders/"+orderID+"/redeliver", acc.Key, nil)
 	require.Equal(t, 200, r.Status, "%s", r.Body)
 	require.Equal(t, map[string]any{"object": "redelivery", "order_id": orderID, "events": 1.0, "endpoints": 1.0}, r.JSON(t))
+	// The headers of the binding rule: per order (9 left of 10), not per
+	// key (99 left of 100).
+	require.Equal(t, "10", r.Header.Get("RateLimit-Limit"))
+	require.Equal(t, "9", r.Header.Get("RateLimit-Remaining"))
+	require.NotEmpty(t, r.Header.Get("RateLimit-Reset"))
 	if !assertEventually(func() bool { return len(rc.deliveries()) == 2 }) {
 		rows, _ := env.Server.DB.Pool.Query(context.Background(), "SELECT state::text, args::text, coalesce(errors::text,'') FROM river_job WHERE kind = 'webhook_delivery'")
 		for rows.Next() {
@@ -376,7 +381,11 @@ func TestRedeliver(t *testing.T) {
 	for i := 0; i < 9; i++ {
 		require.Equal(t, 200, env.Post("/v1/orders/"+orderID+"/redeliver", acc.Key, nil).Status)
 	}
-	requireCode(t, env.Post("/v1/orders/"+orderID+"/redeliver", acc.Key, nil), 429, "rate_limited")
+	r = env.Post("/v1/orders/"+orderID+"/redeliver", acc.Key, nil)
+	requireCode(t, r, 429, "rate_limited")
+	require.Equal(t, "10", r.Header.Get("RateLimit-Limit"))
+	require.Equal(t, "0", r.Header.Get("RateLimit-Remaining"))
+	require.NotEmpty(t, r.Header.Get("Retry-After"))
 	requireCode(t, env.Post("/v1/orders/ord_01jdx0v3k7q8r9s0t1u2v3w4x5/redeliver", acc.Key, nil), 404, "not_found")
 }
 
