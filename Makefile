@@ -28,6 +28,10 @@ run: ## Start PostgreSQL and Redis (in .data/), migrate, create a dev API key, s
 test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAGS=…)
 	scripts/services.sh test -- $(GO) test -race -count=1 -timeout 15m $(TESTFLAGS) $(PKG)
 
+.PHONY: drill
+drill: ## Crash drill: kill -9 `commerce serve` during 200 purchases, check every webhook and email goes out within 60 s of the restart
+	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run TestKillDuringPurchases -v ./drill/
+
 .PHONY: build
 build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce

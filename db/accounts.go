@@ -88,6 +88,8 @@ type WebhookDelivery struct {
 	DeliveredAt    *time.Time `bun:"delivered_at"`
 	FailedAt       *time.Time `bun:"failed_at"`
 	CreatedAt      time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// ClaimedUntil: a run of the delivery job is posting until then.
+	ClaimedUntil *time.Time `bun:"claimed_until"`
 }
 
 // BootstrapSession is a row of bootstrap_sessions.

@@ -21,6 +21,27 @@ import (
 // Client is the River client type of the service.
 type Client = river.Client[pgx.Tx]
 
+// Time limits of the jobs (crash recovery). A job a dead process left
+// `running` is made retryable by River's rescuer once it has been running
+// for RescueStuckJobsAfter; that must exceed the longest time any job can
+// legitimately run, so every worker's Timeout (and what it does after its
+// context ends) stays below it (TestTimeoutsBelowRescue). The rescuer runs
+// on the leader every 30 s, and a dead leader's lease lasts 15 s, so a job
+// left by a crash runs again at most about a minute after the crash.
+const (
+	// RescueStuckJobsAfter is how long a job may run before it is
+	// considered abandoned by its process.
+	RescueStuckJobsAfter = 30 * time.Second
+	// DefaultJobTimeout bounds a job whose worker sets no Timeout.
+	DefaultJobTimeout = 20 * time.Second
+	// BlobsTimeout bounds one delete_blobs job (a few storage deletes;
+	// what is left retries).
+	BlobsTimeout = 20 * time.Second
+	// CleanupTimeout bounds one round of a periodic cleanup; an
+	// unfinished round continues on its retry or next period.
+	CleanupTimeout = 20 * time.Second
+)
+
 // Options configure New.
 type Options struct {
 	// Work starts workers; without it the client only inserts jobs.
@@ -58,8 +79,10 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 				func() (river.JobArgs, *river.InsertOpts) { return UploadCleanupArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 		},
-		FetchCooldown:     opts.FetchCooldown,
-		FetchPollInterval: opts.FetchPollInterval,
+		FetchCooldown:        opts.FetchCooldown,
+		FetchPollInterval:    opts.FetchPollInterval,
+		JobTimeout:           DefaultJobTimeout,
+		RescueStuckJobsAfter: RescueStuckJobsAfter,
 	}
 	if opts.Work {
 		n := opts.Workers
@@ -115,6 +138,19 @@ type idempotencyCleanupWorker struct {
 	river.WorkerDefaults[IdempotencyCleanupArgs]
 	db *db.DB
 }
+
+// Timeout bounds one round (CleanupTimeout).
+func (w *idempotencyCleanupWorker) Timeout(*river.Job[IdempotencyCleanupArgs]) time.Duration {
+	return CleanupTimeout
+}
+
+// Timeout bounds one round (CleanupTimeout).
+func (w *uploadCleanupWorker) Timeout(*river.Job[UploadCleanupArgs]) time.Duration {
+	return CleanupTimeout
+}
+
+// Timeout bounds one job's deletes (BlobsTimeout).
+func (w *deleteBlobsWorker) Timeout(*river.Job[DeleteBlobsArgs]) time.Duration { return BlobsTimeout }
 
 func (w *idempotencyCleanupWorker) Work(ctx context.Context, job *river.Job[IdempotencyCleanupArgs]) error {
 	for {

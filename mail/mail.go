@@ -68,6 +68,9 @@ type Message struct {
 	LastError *string    `bun:"last_error"`
 	CreatedAt time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	SentAt    *time.Time `bun:"sent_at"`
+	// ClaimedUntil: a run of the delivery job is sending the message
+	// until then (crash recovery).
+	ClaimedUntil *time.Time `bun:"claimed_until" json:"-"`
 }
 
 // SendArgs is the River job that delivers one stored message.
@@ -100,7 +103,7 @@ func (o *Outbox) Send(ctx context.Context, tx db.Tx, m Message) (string, error) 
 	if m.ID == "" {
 		m.ID = db.NewID("msg")
 	}
-	m.Status, m.Attempts, m.LastError, m.SentAt = StatusPending, 0, nil, nil
+	m.Status, m.Attempts, m.LastError, m.SentAt, m.ClaimedUntil = StatusPending, 0, nil, nil, nil
 	if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
 		return "", fmt.Errorf("mail: store message: %w", err)
 	}

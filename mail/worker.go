@@ -19,15 +19,31 @@ import (
 	"commerce/db"
 )
 
-// smtpTimeout bounds connecting to the SMTP server and each command.
-const smtpTimeout = 15 * time.Second
+// Time limits of a delivery (crash recovery: every one stays below the
+// jobs' RescueStuckJobsAfter, 30 s).
+const (
+	// smtpTimeout bounds connecting to the SMTP server and each command.
+	smtpTimeout = 15 * time.Second
+	// JobTimeout bounds one mail_send job's SMTP session (River cancels
+	// its context then).
+	JobTimeout = 20 * time.Second
+	// finishTimeout is what recording the outcome may take after the
+	// job's context ended.
+	finishTimeout = 5 * time.Second
+	// claimFor is how long a run's claim on its message lasts: the job's
+	// time and the recording after it. A second run of the job meanwhile
+	// waits for the claim to end instead of sending the message again.
+	claimFor = JobTimeout + finishTimeout
+)
 
 // Worker is the River worker that delivers stored messages (job kind
 // mail_send). A transient failure (no connection, timeout, a 4xx reply)
 // returns an error so that River retries with backoff; a 5xx reply to the
-// message marks it failed and cancels the job. Delivery is at least once:
-// a message already delivered is never sent again by a repeated job, but a
-// crash between the SMTP server's acceptance and the status update can.
+// message marks it failed and cancels the job. A run claims its message
+// (status pending, no other run's claim in force) before sending, so a
+// message recorded as sent is never sent again and two runs at once send
+// it once; only a crash between the SMTP server's acceptance and the
+// status update can send it twice.
 type Worker struct {
 	river.WorkerDefaults[SendArgs]
 
@@ -113,6 +129,9 @@ func smtpOptions(cfg Config) (string, []gomail.Option, error) {
 // Register adds the worker to River's workers (jobs.Options.AddWorkers).
 func (w *Worker) Register(workers *river.Workers) { river.AddWorker(workers, w) }
 
+// Timeout bounds one job (JobTimeout).
+func (w *Worker) Timeout(*river.Job[SendArgs]) time.Duration { return JobTimeout }
+
 // Work delivers the message of one job.
 func (w *Worker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 	return w.deliver(ctx, job.Args.MessageID, job.Attempt, job.MaxAttempts)
@@ -122,13 +141,25 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 // counts for the job.
 func (w *Worker) deliver(ctx context.Context, id string, attempt, maxAttempts int) error {
 	// Claim the message and count the attempt. A message that is not
-	// pending was delivered (or given up on) by an earlier run of the job.
+	// pending was delivered (or given up on) by an earlier run of the job;
+	// one claimed by another run that is still in force is being sent:
+	// this run comes back when that claim ends (in case that run died).
 	var m Message
-	err := w.db.NewRaw(`UPDATE mail_messages SET attempts = attempts + 1
-		WHERE id = ? AND status = ? RETURNING *`, id, StatusPending).Scan(ctx, &m)
+	err := w.db.NewRaw(`UPDATE mail_messages SET attempts = attempts + 1, claimed_until = now() + make_interval(secs => ?)
+		WHERE id = ? AND status = ? AND (claimed_until IS NULL OR claimed_until <= now()) RETURNING *`,
+		claimFor.Seconds(), id, StatusPending).Scan(ctx, &m)
 	if errors.Is(err, sql.ErrNoRows) {
-		w.log.DebugContext(ctx, "mail message not pending, nothing to send", "message_id", id)
-		return nil
+		var left float64
+		err := w.db.NewRaw(`SELECT EXTRACT(EPOCH FROM claimed_until - now())::float8 FROM mail_messages
+			WHERE id = ? AND status = ? AND claimed_until > now()`, id, StatusPending).Scan(ctx, &left)
+		if errors.Is(err, sql.ErrNoRows) {
+			w.log.DebugContext(ctx, "mail message not pending, nothing to send", "message_id", id)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read the claim of message %s: %w", id, err)
+		}
+		return river.JobSnooze(time.Duration(left*float64(time.Second)) + time.Second)
 	}
 	if err != nil {
 		return fmt.Errorf("claim message %s: %w", id, err)
@@ -199,7 +230,7 @@ func (w *Worker) send(ctx context.Context, m Message) error {
 // finish records the outcome of an attempt. It runs even when the job's
 // context has ended, so that a delivered message is not sent again.
 func (w *Worker) finish(ctx context.Context, id, status string, cause error) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
 	var lastError *string
 	if cause != nil {
@@ -209,7 +240,8 @@ func (w *Worker) finish(ctx context.Context, id, status string, cause error) err
 		}
 		lastError = &s
 	}
-	q := w.db.NewUpdate().Model((*Message)(nil)).Set("status = ?", status).Set("last_error = ?", lastError).Where("id = ?", id)
+	q := w.db.NewUpdate().Model((*Message)(nil)).Set("status = ?", status).Set("last_error = ?", lastError).
+		Set("claimed_until = NULL").Where("id = ?", id)
 	if status == StatusSent || status == StatusLogged {
 		q = q.Set("sent_at = now()")
 	}

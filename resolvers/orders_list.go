@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -167,6 +168,15 @@ func toCustomerModel(c *db.Customer) *model.Customer {
 type SandboxRefundWorker struct {
 	river.WorkerDefaults[SandboxRefundArgs]
 	R *Resolver
+}
+
+// SandboxRefundTimeout bounds one confirmation (a read and one
+// transaction), below jobs.RescueStuckJobsAfter.
+const SandboxRefundTimeout = 15 * time.Second
+
+// Timeout bounds one confirmation (SandboxRefundTimeout).
+func (w *SandboxRefundWorker) Timeout(*river.Job[SandboxRefundArgs]) time.Duration {
+	return SandboxRefundTimeout
 }
 
 // Work applies the refund confirmation.

@@ -74,7 +74,7 @@ func (r *Resolver) dispatch(ctx context.Context, tx db.Tx, accountID, eventID, t
 		if err := tx.NewRaw(`INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
 			VALUES (?, ?, ?, ?, now())
 			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', attempts = 0, last_status_code = NULL,
-				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL,
+				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL, claimed_until = NULL,
 				generation = webhook_deliveries.generation + 1
 			RETURNING generation`, id, eventID, accountID, typ).Scan(ctx, &gen); err != nil {
 			return fmt.Errorf("record delivery: %w", err)
@@ -93,8 +93,15 @@ type WebhookWorker struct {
 	R *Resolver
 }
 
+// WebhookJobTimeout bounds one delivery job: the 10 s request
+// (webhooks.Timeout) and the bookkeeping around it. It is also how long a
+// run's claim on its record lasts: River cancels the run by then, and
+// rescues a job abandoned by a dead process only after
+// jobs.RescueStuckJobsAfter, when the claim has expired.
+const WebhookJobTimeout = webhooks.Timeout + 5*time.Second
+
 // Timeout leaves room for the 10 s request and the bookkeeping.
-func (w *WebhookWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return 30 * time.Second }
+func (w *WebhookWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return WebhookJobTimeout }
 
 // Work makes one attempt and records it; a failure that may be retried
 // snoozes the job until the next attempt of the schedule.
@@ -106,38 +113,87 @@ func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		d  db.WebhookDelivery
 		ev db.Event
 	)
-	// One round trip for the record, its endpoint and its event.
-	err := r.DB.Pool.QueryRow(ctx, deliveryQuery, a.EndpointID, a.EventID).Scan(
-		&d.Status, &d.Attempts, &d.Generation,
+	// One round trip claims the record (still pending in this job's
+	// generation, its endpoint deliverable, no other run's claim in force)
+	// and reads it with its endpoint and its event. A run of the job
+	// after the record was delivered, failed or redispatched sends nothing;
+	// two runs at once (a job rescued from a stalled process, a duplicate
+	// job) send once.
+	var claim time.Time
+	err := r.DB.Pool.QueryRow(ctx, claimDeliveryQuery, a.EndpointID, a.EventID, a.Generation, a.Manual, WebhookJobTimeout.Seconds()).Scan(
+		&claim, &d.Status, &d.Attempts, &d.Generation,
 		&ep.ID, &ep.URL, &ep.Status, &ep.SecretCiphertext, &ep.DeletedAt,
 		&ev.ID, &ev.Type, &ev.ListingID, &ev.OrderID, &ev.Data, &ev.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
+		// Delivered, failed, canceled, redispatched, or waiting for the
+		// endpoint to be enabled: nothing to do. Claimed by another run:
+		// come back when its claim ends, in case that run dies.
+		var left float64
+		err := r.DB.Pool.QueryRow(ctx, claimLeftQuery, a.EndpointID, a.EventID, a.Generation).Scan(&left)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return river.JobSnooze(time.Duration(left*float64(time.Second)) + time.Second)
 	}
 	if err != nil {
 		return err
 	}
 	d.EndpointID, d.EventID = a.EndpointID, a.EventID
-	if d.Status != "pending" || d.Generation != a.Generation || ep.DeletedAt != nil || (ep.Status != "enabled" && !a.Manual) {
-		return nil // delivered, canceled, or waiting for the endpoint to be enabled
-	}
+	recorded := false
+	defer func() {
+		if !recorded {
+			r.releaseDeliveryClaim(ctx, &d, claim)
+		}
+	}()
 	secret, err := r.Secrets.Open(ep.SecretCiphertext)
 	if err != nil {
 		return fmt.Errorf("open endpoint secret: %w", err)
 	}
 	body := eventBody(&ev)
 	at := webhooks.Deliver(ctx, r.WebhookHTTP, ep.URL, secret, ev.ID, body, r.Now())
-	return r.recordAttempt(ctx, &ep, &d, at)
+	err = r.recordAttempt(ctx, &ep, &d, at)
+	var snooze *river.JobSnoozeError
+	recorded = err == nil || errors.As(err, &snooze)
+	return err
 }
 
-const deliveryQuery = `
-SELECT d.status, d.attempts, d.generation,
+// releaseDeliveryClaim ends this run's claim on a record when the run ends
+// without recording an attempt (its context canceled as the process stops,
+// the database unreachable), so that the job's retry, here or in another
+// process, need not wait for the claim to expire.
+func (r *Resolver) releaseDeliveryClaim(ctx context.Context, d *db.WebhookDelivery, claim time.Time) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, err := r.DB.Pool.Exec(ctx, `UPDATE webhook_deliveries SET claimed_until = NULL
+		WHERE endpoint_id = $1 AND event_id = $2 AND generation = $3 AND claimed_until = $4`, d.EndpointID, d.EventID, d.Generation, claim); err != nil {
+		r.Log.WarnContext(ctx, "release webhook delivery claim", "endpoint_id", d.EndpointID, "event_id", d.EventID, "error", err)
+	}
+}
+
+// claimDeliveryQuery: $1 endpoint, $2 event, $3 generation, $4 manual,
+// $5 the claim's length in seconds.
+const claimDeliveryQuery = `
+WITH d AS (
+  UPDATE webhook_deliveries SET claimed_until = now() + make_interval(secs => $5)
+  WHERE endpoint_id = $1 AND event_id = $2 AND status = 'pending' AND generation = $3
+    AND (claimed_until IS NULL OR claimed_until <= now())
+    AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = $1 AND e.deleted_at IS NULL AND (e.status = 'enabled' OR $4))
+  RETURNING claimed_until, status, attempts, generation, endpoint_id, event_id)
+SELECT d.claimed_until, d.status, d.attempts, d.generation,
        e.id, e.url, e.status, e.secret_ciphertext, e.deleted_at,
        v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at
-FROM webhook_deliveries d
+FROM d
 JOIN webhook_endpoints e ON e.id = d.endpoint_id
-JOIN events v ON v.id = d.event_id
-WHERE d.endpoint_id = $1 AND d.event_id = $2`
+JOIN events v ON v.id = d.event_id`
+
+// claimLeftQuery: the seconds left of another run's claim on a record that
+// is still pending in the job's generation.
+const claimLeftQuery = `
+SELECT EXTRACT(EPOCH FROM claimed_until - now())::float8 FROM webhook_deliveries
+WHERE endpoint_id = $1 AND event_id = $2 AND status = 'pending' AND generation = $3 AND claimed_until > now()`
 
 // eventBody is the webhook body: the event as GET /v1/events shows it.
 func eventBody(ev *db.Event) []byte {
@@ -164,7 +220,7 @@ func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d 
 	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if at.Success() {
 			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
-				last_status_code = ?, last_error = NULL, next_attempt_at = NULL, delivered_at = ?
+				last_status_code = ?, last_error = NULL, next_attempt_at = NULL, delivered_at = ?, claimed_until = NULL
 				WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, now, d.EndpointID, d.EventID, d.Generation); err != nil {
 				return err
 			}
@@ -175,12 +231,12 @@ func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d 
 		if delay, ok := webhooks.NextDelay(r.RetrySchedule, d.Attempts+1, at); ok {
 			snooze = delay
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?,
-				last_error = ?, next_attempt_at = ? WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`,
+				last_error = ?, next_attempt_at = ?, claimed_until = NULL WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`,
 				code, errText, now.Add(delay), d.EndpointID, d.EventID, d.Generation)
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
-			last_status_code = ?, last_error = ?, next_attempt_at = NULL, failed_at = ?
+			last_status_code = ?, last_error = ?, next_attempt_at = NULL, failed_at = ?, claimed_until = NULL
 			WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, errText, now, d.EndpointID, d.EventID, d.Generation)
 		if err != nil {
 			return err

@@ -1,0 +1,448 @@
+// Package drill_test is the crash-recovery drill (`make drill`): a
+// `commerce serve` process killed with SIGKILL in the middle of 200
+// purchases, restarted, and checked to have delivered every webhook event
+// to every subscriber and one download email to every buyer within 60 s of
+// the restart. It takes about a minute and a half, so `make test` skips it
+// (it runs when COMMERCE_DRILL=1).
+package drill_test
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"commerce/mail"
+	"commerce/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+const (
+	purchases = 200
+	killAfter = 100 // completed purchases before the kill
+	// recoveryLimit is the time from the restart by which everything must
+	// have gone out.
+	recoveryLimit = 60 * time.Second
+	// receiverDelay keeps deliveries in flight when the process dies.
+	receiverDelay = 300 * time.Millisecond
+)
+
+// service is one `commerce serve` process.
+type service struct {
+	cmd *exec.Cmd
+	log *os.File
+}
+
+type drill struct {
+	t    *testing.T
+	bin  string
+	env  []string
+	base string
+	dir  string
+	key  string
+	svc  *service
+}
+
+func (d *drill) start() {
+	t := d.t
+	f, err := os.OpenFile(filepath.Join(d.dir, "service.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	require.NoError(t, err)
+	cmd := exec.Command(d.bin, "serve")
+	cmd.Env = d.env
+	cmd.Stdout, cmd.Stderr = f, f
+	require.NoError(t, cmd.Start())
+	d.svc = &service{cmd: cmd, log: f}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(d.base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			d.dumpLog()
+			t.Fatal("the service did not become ready in 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (d *drill) dumpLog() {
+	b, _ := os.ReadFile(filepath.Join(d.dir, "service.log"))
+	if len(b) > 8000 {
+		b = b[len(b)-8000:]
+	}
+	d.t.Logf("service log (end):\n%s", b)
+}
+
+func (d *drill) stop(sig syscall.Signal) {
+	if d.svc == nil {
+		return
+	}
+	_ = d.svc.cmd.Process.Signal(sig)
+	_ = d.svc.cmd.Wait()
+	_ = d.svc.log.Close()
+	d.svc = nil
+}
+
+// api calls the REST API with the drill's key.
+func (d *drill) api(method, path string, body any, want int, out any) {
+	t := d.t
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, d.base+path, r)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+d.key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	require.Equal(t, want, resp.StatusCode, "%s %s: %s", method, path, b)
+	if out != nil {
+		require.NoError(t, json.Unmarshal(b, out))
+	}
+}
+
+var noRedirect = &http.Client{Timeout: 15 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// postForm posts a form as the browser would and returns the 303's target.
+func postForm(u, origin string, form url.Values) (*url.URL, error) {
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	resp, err := noRedirect.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusSeeOther {
+		return nil, fmt.Errorf("HTTP %d, want 303: %.200s", resp.StatusCode, b)
+	}
+	return resp.Location()
+}
+
+// receiver records the event ids each endpoint (path) received.
+type receiver struct {
+	mu  sync.Mutex
+	got map[string]map[string]int // path → event id → times
+}
+
+func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	id := r.Header.Get("webhook-id")
+	time.Sleep(receiverDelay)
+	rc.mu.Lock()
+	if rc.got[r.URL.Path] == nil {
+		rc.got[r.URL.Path] = map[string]int{}
+	}
+	rc.got[r.URL.Path][id]++
+	rc.mu.Unlock()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (rc *receiver) times(path, id string) int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.got[path][id]
+}
+
+func (rc *receiver) duplicates() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := 0
+	for _, ids := range rc.got {
+		for _, c := range ids {
+			n += c - 1
+		}
+	}
+	return n
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestKillDuringPurchases(t *testing.T) {
+	if os.Getenv("COMMERCE_DRILL") == "" {
+		t.Skip("the kill -9 drill runs in `make drill` (COMMERCE_DRILL=1)")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "commerce")
+	build := exec.Command(cmp.Or(os.Getenv("GO"), "go"), "build", "-o", bin, "commerce/cmd/commerce")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+
+	addr := freeAddr(t)
+	d := &drill{t: t, bin: bin, dir: dir, base: "http://" + addr}
+	rc := &receiver{got: map[string]map[string]int{}}
+	hook := httptest.NewServer(rc)
+	defer hook.Close()
+	d.env = append(os.Environ(),
+		"DATABASE_URL="+testkit.DatabaseURL, "REDIS_URL="+testkit.RedisURL,
+		"LISTEN_ADDR="+addr, "BASE_URL="+d.base, "RATE_LIMIT_SCALE=1000000",
+		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
+		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
+		"PROCESSOR=sandbox", "SMTP_URL=")
+
+	acc := exec.Command(bin, "accounts", "create", "--email", "drill-"+testkit.Unique()+"@example.com")
+	acc.Env = d.env
+	out, err = acc.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	m := regexp.MustCompile(`(?m)^api_key=(\S+)$`).FindSubmatch(out)
+	require.NotNil(t, m, "%s", out)
+	d.key = string(m[1])
+
+	pool, err := pgxpool.New(ctx, testkit.DatabaseURL)
+	require.NoError(t, err)
+	defer pool.Close()
+
+	d.start()
+	defer d.stop(syscall.SIGTERM)
+	defer func() {
+		if t.Failed() {
+			d.dumpLog()
+		}
+	}()
+
+	// An operational seller (sandbox, USD), two subscribers, a managed
+	// listing with a text deliverable (a download email per buyer).
+	var onb struct {
+		URL string `json:"url"`
+	}
+	d.api("POST", "/v1/account/processor/connect", nil, 200, &onb)
+	_, err = postForm(onb.URL, "", url.Values{"currency": {"usd"}})
+	require.NoError(t, err)
+	endpoints := map[string]string{} // endpoint id → receiver path
+	for _, p := range []string{"/a", "/b"} {
+		var e struct {
+			ID string `json:"id"`
+		}
+		d.api("POST", "/v1/webhooks", map[string]any{"url": hook.URL + p, "name": "drill " + p}, 201, &e)
+		endpoints[e.ID] = p
+	}
+	var l struct {
+		ID   string `json:"id"`
+		Slug string `json:"slug"`
+	}
+	d.api("POST", "/v1/listings", map[string]any{"title": "Drill " + testkit.Unique(), "price": 1500,
+		"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
+	d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+
+	// 200 purchases by 8 buyers at a time; the 100th completed one kills
+	// the process, which is restarted at once. A purchase cut by the kill
+	// is tried again as a new buyer.
+	var (
+		completed, failed atomic.Int64
+		reserved          atomic.Int64 // purchases started or done: exactly 200 complete
+		next              atomic.Int64
+		killOnce          sync.Once
+		restarted         = make(chan time.Time, 1)
+		stuck             = map[string]int{}
+	)
+	kill := func() {
+		require.NoError(t, d.svc.cmd.Process.Signal(syscall.SIGKILL))
+		_ = d.svc.cmd.Wait()
+		_ = d.svc.log.Close()
+		d.svc = nil
+		rows, err := pool.Query(ctx, "SELECT kind, count(*) FROM river_job WHERE state = 'running' GROUP BY kind")
+		require.NoError(t, err)
+		for rows.Next() {
+			var k string
+			var n int
+			require.NoError(t, rows.Scan(&k, &n))
+			stuck[k] = n
+		}
+		rows.Close()
+		d.start()
+		restarted <- time.Now()
+	}
+	var killedAt atomic.Int64
+	origin := d.base
+	buy := func() error {
+		email := fmt.Sprintf("buyer-%d-%s@example.com", next.Add(1), testkit.Unique())
+		co, err := postForm(d.base+"/p/"+l.Slug+"/checkout", origin, url.Values{"email": {email}})
+		if err != nil {
+			return err
+		}
+		thanks, err := postForm(co.String(), origin, url.Values{"outcome": {"paid"}})
+		if err != nil {
+			return err
+		}
+		if !strings.HasSuffix(thanks.Path, "/thank-you") {
+			return fmt.Errorf("paid: redirected to %s", thanks)
+		}
+		return nil
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for reserved.Add(1) <= purchases && time.Since(start) < 3*time.Minute {
+				if err := buy(); err != nil {
+					reserved.Add(-1)
+					failed.Add(1)
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				if completed.Add(1) == killAfter {
+					killOnce.Do(func() { killedAt.Store(time.Now().UnixNano()); kill() })
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, int64(purchases), completed.Load(), "purchases completed")
+	restartedAt := <-restarted
+	t.Logf("%d purchases completed (%d attempts cut by the kill) in %s; killed after %d; down for %s",
+		completed.Load(), failed.Load(), time.Since(start).Round(time.Millisecond), killAfter,
+		restartedAt.Sub(time.Unix(0, killedAt.Load())).Round(time.Millisecond))
+	t.Logf("jobs left running by the killed process: %v", stuck)
+
+	// Within 60 s of the restart: every event of every paid order delivered
+	// to both endpoints (record delivered, received at least once), and one
+	// download email, gone out, per buyer.
+	var lastProblem string
+	var orders, events int
+	for {
+		lastProblem, orders, events = check(ctx, t, pool, l.ID, endpoints, rc)
+		if lastProblem == "" {
+			break
+		}
+		if time.Since(restartedAt) > recoveryLimit {
+			logJobs(ctx, t, pool)
+			t.Fatalf("%s after the restart: %s", recoveryLimit, lastProblem)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Logf("recovered %s after the restart: %d paid orders, %d events × %d endpoints delivered, %d download emails; %d duplicate webhook posts (at least once)",
+		time.Since(restartedAt).Round(time.Millisecond), orders, events, len(endpoints), orders, rc.duplicates())
+	require.GreaterOrEqual(t, orders, purchases)
+	// Only what was in flight at the kill went out twice: a record marked
+	// delivered is not posted again.
+	require.LessOrEqual(t, rc.duplicates(), stuck["webhook_delivery"])
+}
+
+// check returns what is still missing ("" when nothing), the number of
+// paid orders and of their events.
+func check(ctx context.Context, t *testing.T, pool *pgxpool.Pool, listingID string, endpoints map[string]string, rc *receiver) (string, int, int) {
+	// Mail: one download email per buyer of a paid order, gone out.
+	rows, err := pool.Query(ctx, `SELECT o.id, o.buyer_email,
+			count(m.id) FILTER (WHERE m.status IN ('sent', 'logged') AND m.sent_at IS NOT NULL), count(m.id)
+		FROM orders o LEFT JOIN mail_messages m ON m.to_address = o.buyer_email AND m.template = $2
+		WHERE o.listing_id = $1 AND o.paid_at IS NOT NULL GROUP BY o.id, o.buyer_email`, listingID, mail.TemplateDownloadLink)
+	require.NoError(t, err)
+	orders := 0
+	var problem string
+	for rows.Next() {
+		var id, email string
+		var sent, all int
+		require.NoError(t, rows.Scan(&id, &email, &sent, &all))
+		orders++
+		if problem == "" && (sent != 1 || all != 1) {
+			problem = fmt.Sprintf("order %s: %d download emails stored, %d gone out, want 1", id, all, sent)
+		}
+	}
+	require.NoError(t, rows.Err())
+	rows.Close()
+
+	// Webhooks: every event of the listing's orders, to every endpoint.
+	type rec struct{ event, typ, endpoint, status string }
+	var recs []rec
+	rows, err = pool.Query(ctx, `SELECT v.id, v.type, e.id, coalesce(d.status, 'missing')
+		FROM events v CROSS JOIN unnest($2::text[]) AS e(id)
+		LEFT JOIN webhook_deliveries d ON d.event_id = v.id AND d.endpoint_id = e.id
+		WHERE v.listing_id = $1`, listingID, keys(endpoints))
+	require.NoError(t, err)
+	paid := 0
+	for rows.Next() {
+		var r rec
+		require.NoError(t, rows.Scan(&r.event, &r.typ, &r.endpoint, &r.status))
+		recs = append(recs, r)
+		if r.typ == "order.paid" {
+			paid++
+		}
+	}
+	require.NoError(t, rows.Err())
+	rows.Close()
+	for _, r := range recs {
+		if problem != "" {
+			break
+		}
+		switch {
+		case r.status != "delivered":
+			problem = fmt.Sprintf("event %s (%s) to %s: record %s", r.event, r.typ, r.endpoint, r.status)
+		case rc.times(endpoints[r.endpoint], r.event) == 0:
+			problem = fmt.Sprintf("event %s (%s) to %s: delivered but never received", r.event, r.typ, r.endpoint)
+		}
+	}
+	if problem == "" && paid/len(endpoints) != orders {
+		problem = fmt.Sprintf("%d order.paid events for %d paid orders", paid/len(endpoints), orders)
+	}
+	return problem, orders, len(recs) / len(endpoints)
+}
+
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func logJobs(ctx context.Context, t *testing.T, pool *pgxpool.Pool) {
+	rows, err := pool.Query(ctx, "SELECT kind, state::text, count(*) FROM river_job GROUP BY 1, 2 ORDER BY 1, 2")
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, s string
+		var n int
+		if err := rows.Scan(&k, &s, &n); err == nil {
+			t.Logf("river_job %s %s: %d", k, s, n)
+		}
+	}
+}
