@@ -155,7 +155,9 @@ func nodeGroup(args map[string]any) string {
 
 // Routes registers every route of the table on r. A route's middleware
 // runs in this order: Authenticate (routes that need a key), RateLimit (its
-// group), Idempotent (every POST but the processor's).
+// group), Idempotent (every POST but the processor's); then the input
+// boundary checks the path ids and the query (checkRequest) before the
+// handler.
 func (a *API) Routes(r chi.Router) {
 	for _, rt := range Routes {
 		var mw []func(http.Handler) http.Handler
@@ -168,7 +170,11 @@ func (a *API) Routes(r chi.Router) {
 		if rt.Method == http.MethodPost && rt.Access != Signed {
 			mw = append(mw, a.Idempotent)
 		}
+		ids := pathIDs(rt.Path)
 		r.With(mw...).Method(rt.Method, rt.Path, a.handle(func(w http.ResponseWriter, req *http.Request) error {
+			if err := checkRequest(req, ids); err != nil {
+				return err
+			}
 			return rt.Handler(a, w, req)
 		}))
 	}
