@@ -361,13 +361,38 @@ func lockCallerOrder(ctx context.Context, tx db.Tx, accountID, id string) (*db.O
 // FulfillOrder delivers a paid order (CONTRACT §9): a generated order takes
 // 1..3 deliverables (access grant and buyer email); a webhook order takes
 // none and is only marked fulfilled. An already fulfilled order is returned
-// unchanged (body ignored, no second email). Errors: not_found,
-// invalid_transition (current_status, allowed_statuses), validation_error.
+// unchanged (body ignored, no second email). The order's existence,
+// ownership and state are checked before the body, so no URL deliverable is
+// fetched for an order that is not the caller's, does not exist, or is not
+// paid. Errors: not_found, invalid_transition (current_status,
+// allowed_statuses), validation_error.
 func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.FulfillInput) (*model.Order, error) {
 	p, err := writer(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if !db.ValidID("ord", id) {
+		return nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	cur := new(db.Order)
+	err = r.DB.NewSelect().Model(cur).Column("id", "status", "content_type").
+		Where("id = ?", id).Where("account_id = ?", p.AccountID).Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if done, err := fulfillState(cur); done || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return r.Order(ctx, id)
+	}
+	if cur.ContentType == "webhook" && len(in.Deliverables) > 0 {
+		return nil, webhookFulfillProblem()
+	}
+	// Only now the body: its URL deliverables are fetched (reachability).
 	var v listingFields
 	if in.Note != nil && len([]rune(*in.Note)) > 1000 {
 		v.f.Add("note", "note must be at most 1000 characters")
@@ -384,19 +409,15 @@ func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.Fulfill
 		if err != nil {
 			return err
 		}
-		switch o.Status {
-		case db.OrderFulfilled:
-			return nil
-		case db.OrderPaid:
-		default:
-			return problem.Newf(problem.InvalidTransition, "The order is %s; only a paid order can be fulfilled.", o.Status).
-				With("current_status", o.Status).With("allowed_statuses", []string{db.OrderPaid})
+		// Again under the lock: another fulfill may have won meanwhile.
+		if done, err := fulfillState(o); done || err != nil {
+			return err
 		}
 		now := r.Now().UTC()
 		switch o.ContentType {
 		case "webhook":
 			if len(ds) > 0 {
-				return problem.Validation("deliverables", "a webhook order was delivered by your system: fulfill it without deliverables")
+				return webhookFulfillProblem()
 			}
 			o.Status, o.FulfilledAt = db.OrderFulfilled, &now
 			if err := r.recordEvent(ctx, tx, o, EventOrderFulfilled); err != nil {
@@ -432,6 +453,24 @@ func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.Fulfill
 		return nil, err
 	}
 	return r.Order(ctx, id)
+}
+
+// fulfillState says what fulfill does with an order in its state: done for
+// a fulfilled order (returned unchanged), an invalid_transition for any
+// other status but paid.
+func fulfillState(o *db.Order) (done bool, err error) {
+	switch o.Status {
+	case db.OrderFulfilled:
+		return true, nil
+	case db.OrderPaid:
+		return false, nil
+	}
+	return false, problem.Newf(problem.InvalidTransition, "The order is %s; only a paid order can be fulfilled.", o.Status).
+		With("current_status", o.Status).With("allowed_statuses", []string{db.OrderPaid})
+}
+
+func webhookFulfillProblem() error {
+	return problem.Validation("deliverables", "a webhook order was delivered by your system: fulfill it without deliverables")
 }
 
 // RefundOrder refunds a paid or fulfilled order through the processor (fee

@@ -27,9 +27,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// decodeJSON reads a JSON body into dst, strictly. Errors: invalid_request
-// (wrong Content-Type, malformed JSON, too large, trailing data),
-// validation_error (an unknown field, or a value of the wrong type, named in param).
+// decodeJSON reads a JSON body into dst, strictly, through the input
+// boundary (input.go): every string valid UTF-8 without NUL, every
+// timestamp within the years 1..9999. Errors: invalid_request (wrong
+// Content-Type, malformed JSON, too large, trailing data), validation_error
+// (an unknown field, a value of the wrong type, a string or timestamp the
+// boundary refuses, named in param).
 func decodeJSON(r *http.Request, dst any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -47,6 +50,9 @@ func decodeJSON(r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return problem.New(problem.InvalidRequest, "A JSON request body is required.")
 	}
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -55,7 +61,7 @@ func decodeJSON(r *http.Request, dst any) error {
 	if dec.More() {
 		return problem.New(problem.InvalidRequest, "The request body holds more than one JSON value.")
 	}
-	return nil
+	return checkTimes(dst)
 }
 
 func jsonProblem(err error) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"commerce/graph/model"
+	"commerce/input"
 	"commerce/problem"
 	"commerce/storage"
 )
@@ -164,6 +165,9 @@ func (a *API) uploadFile(w http.ResponseWriter, r *http.Request) error {
 				return uploadReadProblem(err)
 			}
 			purpose = strings.TrimSpace(string(b))
+			if err := input.Text(purpose); err != nil {
+				return problem.Validation("purpose", "purpose "+err.Error())
+			}
 			if out != nil { // the file came first: check it against its purpose now
 				if out, err = a.Resolver.ConfirmUploadPurpose(r.Context(), out, purpose); err != nil {
 					return err
@@ -172,6 +176,9 @@ func (a *API) uploadFile(w http.ResponseWriter, r *http.Request) error {
 		case "file":
 			if out != nil {
 				return problem.Validation("file", "Send one file per upload.")
+			}
+			if err := input.Text(part.FileName()); err != nil {
+				return problem.Validation("file", "the file's name "+err.Error())
 			}
 			p := purpose
 			if p == "" {

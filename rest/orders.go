@@ -7,10 +7,12 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"commerce/graph/model"
+	"commerce/input"
 	"commerce/problem"
 )
 
-// timeParam reads an RFC 3339 query parameter. Errors: validation_error.
+// timeParam reads an RFC 3339 query parameter within input.Time's years.
+// Errors: validation_error.
 func timeParam(r *http.Request, name string) (*time.Time, error) {
 	q := r.URL.Query()
 	if !q.Has(name) {
@@ -19,6 +21,9 @@ func timeParam(r *http.Request, name string) (*time.Time, error) {
 	t, err := time.Parse(time.RFC3339, q.Get(name))
 	if err != nil {
 		return nil, problem.Validation(name, name+" must be an RFC 3339 date-time such as 2026-11-22T09:30:00Z")
+	}
+	if err := input.Time(t); err != nil {
+		return nil, problem.Validation(name, name+" "+err.Error())
 	}
 	return &t, nil
 }
@@ -37,7 +42,10 @@ func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := model.OrderFilter{Status: (*model.OrderStatus)(strParam(r, "status")), ListingID: strParam(r, "listing"), BuyerEmail: strParam(r, "buyer_email")}
+	f := model.OrderFilter{Status: (*model.OrderStatus)(strParam(r, "status")), BuyerEmail: strParam(r, "buyer_email")}
+	if f.ListingID, err = idParam(r, "listing", "lst"); err != nil {
+		return err
+	}
 	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
 		return err
 	}

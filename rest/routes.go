@@ -154,10 +154,11 @@ func nodeGroup(args map[string]any) string {
 }
 
 // Routes registers every route of the table on r. A route's middleware
-// runs in this order: authenticate (routes that need a key), RateLimit (its
+// runs in this order: Authenticate (routes that need a key), RateLimit (its
 // group; it also reads the key's revocation markers), ConfirmKey (routes
-// that need a key: the markers, when no charge read them), Idempotent
-// (every POST but the processor's).
+// that need a key: the markers, when no charge read them), Idempotent (every
+// POST but the processor's); then the input boundary checks the path ids and
+// the query (checkRequest) before the handler.
 func (a *API) Routes(r chi.Router) {
 	for _, rt := range Routes {
 		var mw []func(http.Handler) http.Handler
@@ -175,7 +176,11 @@ func (a *API) Routes(r chi.Router) {
 		if rt.Method == http.MethodPost && rt.Access != Signed {
 			mw = append(mw, a.Idempotent)
 		}
+		ids := pathIDs(rt.Path)
 		r.With(mw...).Method(rt.Method, rt.Path, a.handle(func(w http.ResponseWriter, req *http.Request) error {
+			if err := checkRequest(req, ids); err != nil {
+				return err
+			}
 			return rt.Handler(a, w, req)
 		}))
 	}

@@ -131,7 +131,15 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if after == nil {
 		after = lp.Cursor
 	}
-	out, err := a.Resolver.Events(r.Context(), after, lp.Limit, strParam(r, "type"), strParam(r, "listing_id"), strParam(r, "order_id"))
+	listingID, err := idParam(r, "listing_id", "lst")
+	if err != nil {
+		return err
+	}
+	orderID, err := idParam(r, "order_id", "ord")
+	if err != nil {
+		return err
+	}
+	out, err := a.Resolver.Events(r.Context(), after, lp.Limit, strParam(r, "type"), listingID, orderID)
 	if err != nil {
 		return err
 	}

@@ -8,12 +8,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"commerce/input"
 	"commerce/problem"
 	"commerce/rest"
 )
@@ -226,10 +228,11 @@ func snake(s string) string {
 	return b.String()
 }
 
-// noNUL refuses a field whose arguments hold a NUL byte in any string (a
-// literal, a variable, an input field, a list item, a Map key or value)
-// before its resolver runs: validation_error naming it, as REST does.
-// PostgreSQL cannot store NUL in text.
+// noNUL refuses a field whose arguments hold a NUL byte or invalid UTF-8 in
+// any string (a literal, a variable, an input field, a list item, a Map key
+// or value), or a Time outside the years 1..9999, before its resolver runs:
+// validation_error naming it, by the rule REST's boundary applies
+// (commerce/input). PostgreSQL cannot store NUL in text nor read year 0000.
 type noNUL struct{ schema *ast.Schema }
 
 // Validate keeps the schema (fieldLimits.Validate passes it on).
@@ -253,27 +256,33 @@ func (n *noNUL) check(ctx context.Context, fc *graphql.FieldContext) error {
 				typ = d.Type
 			}
 		}
-		if param, found := n.find(v, typ, snake(a.Name)); found {
-			return problem.Validation(param, param+" must not contain a NUL byte (\\u0000).")
+		if param, why := n.find(v, typ, snake(a.Name)); why != nil {
+			return problem.Validation(param, param+" "+why.Error())
 		}
 	}
 	return nil
 }
 
-// find returns the REST path of the first string in v holding a NUL byte.
-// typ (nil inside a custom scalar) says which map keys are input fields.
-func (n *noNUL) find(v any, typ *ast.Type, at string) (string, bool) {
+// find returns the REST path of the first string in v that input refuses,
+// and why (nil when none). typ (nil inside a custom scalar) says which map
+// keys are input fields and which strings are Time values.
+func (n *noNUL) find(v any, typ *ast.Type, at string) (string, error) {
 	switch x := v.(type) {
 	case string:
-		return at, strings.ContainsRune(x, 0)
+		if typ != nil && typ.Name() == "Time" {
+			if t, err := time.Parse(time.RFC3339Nano, x); err == nil && input.Time(t) != nil {
+				return at, input.Time(t)
+			}
+		}
+		return at, input.Text(x)
 	case []any:
 		var elem *ast.Type
 		if typ != nil {
 			elem = typ.Elem
 		}
 		for i, item := range x {
-			if p, ok := n.find(item, elem, at+"["+strconv.Itoa(i)+"]"); ok {
-				return p, true
+			if p, why := n.find(item, elem, at+"["+strconv.Itoa(i)+"]"); why != nil {
+				return p, why
 			}
 		}
 	case map[string]any:
@@ -294,13 +303,13 @@ func (n *noNUL) find(v any, typ *ast.Type, at string) (string, bool) {
 					ftyp = f.Type
 				}
 			}
-			if strings.ContainsRune(k, 0) {
-				return at + "." + name, true
+			if why := input.Text(k); why != nil {
+				return at + "." + name, why
 			}
-			if p, ok := n.find(x[k], ftyp, at+"."+name); ok {
-				return p, true
+			if p, why := n.find(x[k], ftyp, at+"."+name); why != nil {
+				return p, why
 			}
 		}
 	}
-	return "", false
+	return "", nil
 }
