@@ -53,8 +53,8 @@ import (
 // optionalDrivers names the build tag that compiles in the driver of each
 // cloud scheme that the default build leaves out.
 var optionalDrivers = map[string]string{
-	"s3":     "s3",
-	"gs":     "gcs",
+	"s3": "s3",
+	"gs": "gcs",
 }
 
 // NotCompiledError is returned by Open for a FILE_STORAGE_URL whose scheme
