@@ -72,9 +72,9 @@ func Purge(ctx context.Context, d *db.DB, cutoff time.Time) (int64, error) {
 		Set("text_body = ''").
 		Set("html_body = ''").
 		Set("subject = CASE WHEN template = ? THEN 'Your passcode' ELSE subject END", TemplatePasscode).
-		Where("template IN (?)", bun.In(purgedTemplates)).
+		Where("template IN (?)", bun.List(purgedTemplates)).
 		Where("(status IN (?) AND sent_at < ?) OR (status = ? AND created_at < ?)",
-			bun.In([]string{StatusSent, StatusLogged}), cutoff, StatusFailed, cutoff).
+			bun.List([]string{StatusSent, StatusLogged}), cutoff, StatusFailed, cutoff).
 		Where("(text_body <> '' OR html_body <> '')").
 		Exec(ctx)
 	if err != nil {
