@@ -8,10 +8,12 @@ PKG ?= ./...
 TESTFLAGS ?=
 # govulncheck's database: vuln.go.dev when it answers, otherwise the local
 # copy in VULNDB_DIR (a directory of OSV files GO-*.json, such as data/osv of
-# golang.org/x/vulndb, or a database in govulncheck's v1 layout). Setting
-# VULNDB=URL (https://… or file:///…) uses that and nothing else.
+# golang.org/x/vulndb, or a database in govulncheck's v1 layout): by default
+# ../shared/vulndb when it exists (the offline copy beside the repository that
+# CI has), else .data/vulndb. Setting VULNDB=URL (https://… or file:///…) uses
+# that and nothing else.
 VULNDB ?=
-VULNDB_DIR ?= .data/vulndb
+VULNDB_DIR ?= $(if $(wildcard ../shared/vulndb/index/modules.json),../shared/vulndb,.data/vulndb)
 vulndb_dir := $(abspath $(VULNDB_DIR))
 
 .PHONY: help

@@ -55,6 +55,9 @@ type Options struct {
 	AddWorkers []func(*river.Workers)
 	// Storage is the file store the blob jobs delete from.
 	Storage *storage.Store
+	// PeriodicJobs are the domain packages' periodic jobs (mail purge, …),
+	// scheduled beside this package's own.
+	PeriodicJobs []*river.PeriodicJob
 }
 
 // New builds the River client on the service's pool, with every worker and
@@ -84,6 +87,7 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 		JobTimeout:           DefaultJobTimeout,
 		RescueStuckJobsAfter: RescueStuckJobsAfter,
 	}
+	cfg.PeriodicJobs = append(cfg.PeriodicJobs, opts.PeriodicJobs...)
 	if opts.Work {
 		n := opts.Workers
 		if n <= 0 {

@@ -4,12 +4,23 @@
 //
 // Decisions:
 //
-//   - The address check runs at dial time, in net.Dialer.Control, on the
-//     address the socket actually connects to: after DNS resolution, for
-//     every connection the transport opens (redirect hops included), and for
-//     every address the dialer falls back to. A DNS answer that changes
-//     between a check and the dial (rebinding) cannot slip through, because
-//     there is no separate check.
+//   - One address policy for webhooks and deliverables (IsForbidden), applied
+//     to every address a host name resolves to: if ANY of them is forbidden
+//     the target is refused, even when another is public (a host resolving
+//     to a public and a loopback address is refused; the dialer would
+//     otherwise fall back from one to the other). The client's dialer
+//     resolves the host itself (Options.Resolver), checks the whole answer,
+//     then connects to those checked addresses only, so a DNS answer that
+//     changes between the check and the dial (rebinding) cannot slip
+//     through. CheckHost applies the same rule where a URL is accepted
+//     (webhook endpoints) without connecting.
+//   - net.Dialer.Control checks again the address the socket actually
+//     connects to, for every connection the transport opens (redirect hops
+//     included).
+//   - Documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24,
+//     2001:db8::/32) are refused like private ones: they are not supposed to
+//     be routed, but can be real networks in a lab or behind a NAT (one was
+//     this service's own), so a URL naming them is never a public target.
 //   - Proxies from the environment are ignored (Transport.Proxy is nil): a
 //     proxy would dial on our behalf, out of reach of the check.
 //   - With Options.AllowPrivate (ALLOW_PRIVATE_TARGETS) every address is
@@ -28,6 +39,7 @@
 package netguard
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -36,6 +48,8 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -55,8 +69,95 @@ type Options struct {
 	FollowRedirects bool          // false: a 3xx is returned as the response; true: up to 5 hops, each checked
 	UserAgent       string        // default "commerce"
 
+	// Resolver looks host names up; nil means net.DefaultResolver. Tests
+	// give one that answers without DNS.
+	Resolver Resolver
+
 	// forbidden, when set, replaces IsForbidden (tests only).
 	forbidden func(netip.AddrPort) bool
+}
+
+// Resolver is the part of *net.Resolver that netguard uses.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// CheckHost applies the address policy to host (a name or an IP literal, as
+// in a URL's Hostname): it resolves it with r (nil: net.DefaultResolver) and
+// returns an error wrapping ErrForbiddenAddress when ANY resolved address is
+// forbidden, or the resolver's error (a *net.DNSError for a name that does
+// not resolve). It is what the client's dialer does before connecting;
+// callers that only accept a URL (webhook endpoints) call it directly.
+func CheckHost(ctx context.Context, r Resolver, host string) error {
+	_, err := resolveAllowed(ctx, r, host, func(a netip.Addr) bool { return IsForbidden(a) })
+	return err
+}
+
+// resolveAllowed resolves host and returns its addresses, or an error
+// wrapping ErrForbiddenAddress when forbidden reports any of them.
+func resolveAllowed(ctx context.Context, r Resolver, host string, forbidden func(netip.Addr) bool) ([]netip.Addr, error) {
+	var addrs []netip.Addr
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		addrs = []netip.Addr{a}
+	} else {
+		if r == nil {
+			r = net.DefaultResolver
+		}
+		if addrs, err = r.LookupNetIP(ctx, "ip", host); err != nil {
+			return nil, err
+		}
+		if len(addrs) == 0 {
+			return nil, &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
+		}
+	}
+	for _, a := range addrs {
+		if forbidden(a) {
+			return nil, fmt.Errorf("%w: %s resolves to %s", ErrForbiddenAddress, host, a.WithZone("").Unmap())
+		}
+	}
+	return addrs, nil
+}
+
+// guardedDial resolves the host of address, refuses it when any of its
+// addresses is forbidden, and otherwise connects to those addresses in turn.
+func guardedDial(d *net.Dialer, r Resolver, forbidden func(netip.AddrPort) bool) func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		host, portStr, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		port, err := strconv.ParseUint(portStr, 10, 16)
+		if err != nil {
+			return nil, fmt.Errorf("netguard: bad port in %q", address)
+		}
+		addrs, err := resolveAllowed(ctx, r, host, func(a netip.Addr) bool {
+			return forbidden(netip.AddrPortFrom(a, uint16(port)))
+		})
+		if err != nil {
+			return nil, err
+		}
+		var first error
+		for _, a := range addrs {
+			a = a.Unmap()
+			if (network == "tcp4" && !a.Is4()) || (network == "tcp6" && !a.Is6()) {
+				continue
+			}
+			c, err := d.DialContext(ctx, network, netip.AddrPortFrom(a, uint16(port)).String())
+			if err == nil {
+				return c, nil
+			}
+			if first == nil {
+				first = err
+			}
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		if first == nil {
+			first = &net.AddrError{Err: "no suitable address", Addr: host}
+		}
+		return nil, first
+	}
 }
 
 const (
@@ -94,9 +195,13 @@ func NewClient(o Options) (*http.Client, error) {
 			return nil
 		}
 	}
+	dial := dialer.DialContext
+	if forbidden != nil {
+		dial = guardedDial(dialer, o.Resolver, forbidden)
+	}
 	tr := &http.Transport{
 		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		TLSClientConfig:       tlsConf,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          100,
@@ -161,19 +266,22 @@ func (u *userAgent) RoundTrip(r *http.Request) (*http.Response, error) {
 func (u *userAgent) CloseIdleConnections() { u.tr.CloseIdleConnections() }
 
 // Ranges refused beyond what netip.Addr's predicates (loopback, private,
-// link-local, multicast, unspecified) cover. Documentation ranges are
-// harmless (never routed) and left alone.
+// link-local, multicast, unspecified) cover.
 var forbiddenPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),      // "this network"; 0.0.0.0 reaches the local host
-	netip.MustParsePrefix("100.64.0.0/10"),  // carrier-grade NAT
-	netip.MustParsePrefix("192.0.0.0/24"),   // IETF protocol assignments
-	netip.MustParsePrefix("198.18.0.0/15"),  // benchmarking
-	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, including 255.255.255.255 broadcast
-	netip.MustParsePrefix("::/96"),          // IPv4-compatible (deprecated)
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64
-	netip.MustParsePrefix("100::/64"),       // discard-only
-	netip.MustParsePrefix("2001::/32"),      // Teredo: tunnels to an obfuscated IPv4 address
-	netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation (TEST-NET-1)
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation (TEST-NET-2)
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation (TEST-NET-3)
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation (IPv6)
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"; 0.0.0.0 reaches the local host
+	netip.MustParsePrefix("100.64.0.0/10"),   // carrier-grade NAT
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, including 255.255.255.255 broadcast
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated)
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
+	netip.MustParsePrefix("100::/64"),        // discard-only
+	netip.MustParsePrefix("2001::/32"),       // Teredo: tunnels to an obfuscated IPv4 address
+	netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
 }
 
 var (
@@ -184,7 +292,8 @@ var (
 // IsForbidden is the address policy: it reports whether an outbound
 // connection to ip is refused when private targets are not allowed.
 // Refused: loopback, private (RFC 1918, fc00::/7), link-local (including
-// 169.254.169.254), CGNAT, unspecified, multicast, broadcast and other
+// 169.254.169.254), CGNAT, documentation ranges, unspecified, multicast,
+// broadcast and other
 // reserved or special-purpose ranges; IPv4-mapped IPv6 addresses are judged
 // by their IPv4 address, and NAT64 (64:ff9b::/96) and 6to4 (2002::/16)
 // addresses by the IPv4 address they embed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -58,7 +59,12 @@ func TestIsForbidden(t *testing.T) {
 		"1.1.1.1":                false,
 		"93.184.215.14":          false,
 		"2606:4700:4700::1111":   false,
-		"192.0.2.10":             false, // documentation: either way
+		"192.0.2.10":             true, // documentation ranges can be real networks
+		"198.51.100.7":           true,
+		"203.0.113.200":          true,
+		"2001:db8::1":            true,
+		"::ffff:192.0.2.1":       true,
+		"192.0.3.1":              false,
 	} {
 		if got := IsForbidden(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("IsForbidden(%s) = %v, want %v", addr, got, want)
@@ -349,4 +355,108 @@ func portOf(t *testing.T, raw string) uint16 {
 		t.Fatal(err)
 	}
 	return uint16(p)
+}
+
+// fakeResolver answers from a table, without DNS.
+type fakeResolver map[string][]string
+
+func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	ss, ok := f[host]
+	if !ok {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	var out []netip.Addr
+	for _, s := range ss {
+		out = append(out, netip.MustParseAddr(s))
+	}
+	return out, nil
+}
+
+func TestCheckHost(t *testing.T) {
+	r := fakeResolver{
+		"public.test":  {"93.184.215.14"},
+		"mixed.test":   {"93.184.215.14", "127.0.0.1"},
+		"mixed6.test":  {"2606:4700:4700::1111", "::1"},
+		"docs.test":    {"192.0.2.10"},
+		"docs6.test":   {"93.184.215.14", "2001:db8::5"},
+		"private.test": {"10.0.0.1"},
+	}
+	for host, want := range map[string]error{
+		"public.test":    nil,
+		"8.8.8.8":        nil,
+		"mixed.test":     ErrForbiddenAddress,
+		"mixed6.test":    ErrForbiddenAddress,
+		"docs.test":      ErrForbiddenAddress,
+		"docs6.test":     ErrForbiddenAddress,
+		"private.test":   ErrForbiddenAddress,
+		"203.0.113.9":    ErrForbiddenAddress,
+		"[::1]":          ErrForbiddenAddress,
+		"127.0.0.1":      ErrForbiddenAddress,
+		"missing.test":   errNoHost,
+		"198.51.100.100": ErrForbiddenAddress,
+	} {
+		err := CheckHost(context.Background(), r, host)
+		switch {
+		case want == nil && err != nil:
+			t.Errorf("%s: %v, want allowed", host, err)
+		case want == errNoHost:
+			var de *net.DNSError
+			if !errors.As(err, &de) {
+				t.Errorf("%s: %v, want a DNS error", host, err)
+			}
+		case want != nil && !errors.Is(err, want):
+			t.Errorf("%s: %v, want %v", host, err, want)
+		}
+	}
+}
+
+var errNoHost = errors.New("no such host")
+
+// A host that resolves to an allowed and a forbidden address is refused by
+// the client even though the allowed one answers: the dialer must not fall
+// back from the forbidden address to the other (the webhook rule, for
+// deliverables too). Here 127.0.0.1 plays the public address (the server
+// listens there) and 127.0.0.2 the forbidden one.
+func TestClientRefusesHostWithAnyForbiddenAddress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(ok))
+	defer srv.Close()
+	port := portOf(t, srv.URL)
+	policy := func(ap netip.AddrPort) bool { return ap.Addr() == netip.MustParseAddr("127.0.0.2") }
+	r := fakeResolver{
+		"public.test":      {"127.0.0.1"},
+		"mixed.test":       {"127.0.0.1", "127.0.0.2"},
+		"mixed-first.test": {"127.0.0.2", "127.0.0.1"},
+	}
+	addr := func(host string) string { return "http://" + host + ":" + strconv.Itoa(int(port)) + "/" }
+
+	c := newClient(t, Options{forbidden: policy, Resolver: r})
+	resp, err := c.Get(addr("public.test"))
+	if err != nil {
+		t.Fatalf("public host: %v", err)
+	}
+	resp.Body.Close()
+	for _, host := range []string{"mixed.test", "mixed-first.test"} {
+		if _, err := c.Get(addr(host)); !errors.Is(err, ErrForbiddenAddress) {
+			t.Errorf("%s: %v, want ErrForbiddenAddress", host, err)
+		}
+		err := CheckURL(context.Background(), c, addr(host), true)
+		var ue *URLError
+		if !errors.As(err, &ue) || ue.Reason != "resolves to a private or loopback address" {
+			t.Errorf("CheckURL %s: %v", host, err)
+		}
+	}
+
+	// The real policy: a public and a loopback address.
+	strict := newClient(t, Options{Resolver: fakeResolver{"mixed.test": {"93.184.215.14", "127.0.0.1"}}})
+	if _, err := strict.Get(addr("mixed.test")); !errors.Is(err, ErrForbiddenAddress) {
+		t.Errorf("public+loopback: %v, want ErrForbiddenAddress", err)
+	}
+	// With private targets allowed the resolver is not consulted for policy
+	// and loopback is reachable.
+	allowed := newClient(t, Options{AllowPrivate: true})
+	resp, err = allowed.Get(srv.URL)
+	if err != nil {
+		t.Fatalf("allow private: %v", err)
+	}
+	resp.Body.Close()
 }

@@ -14,6 +14,7 @@ import (
 	"commerce/graph"
 	"commerce/jobs"
 	"commerce/mail"
+	"commerce/netguard"
 	"commerce/processor"
 	"commerce/ratelimit"
 	"commerce/storage"
@@ -45,6 +46,10 @@ type Resolver struct {
 	// AllowPrivateTargets lets user-given URLs be http and reach private
 	// addresses (ALLOW_PRIVATE_TARGETS).
 	AllowPrivateTargets bool
+	// DNS resolves the hosts of webhook URLs for the address policy
+	// (netguard.CheckHost); nil is net.DefaultResolver. Tests replace it
+	// together with HTTP and WebhookHTTP (netguard.Options.Resolver).
+	DNS netguard.Resolver
 	// Secrets seals webhook signing secrets at rest.
 	Secrets *webhooks.SecretBox
 	// RetrySchedule is the delay before each webhook retry.

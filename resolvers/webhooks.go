@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -272,22 +270,15 @@ func (r *Resolver) validateWebhookURL(ctx context.Context, raw string) error {
 	if r.AllowPrivateTargets {
 		return nil
 	}
-	host := u.Hostname()
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else {
-		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		addrs, err = net.DefaultResolver.LookupNetIP(rctx, "ip", host)
-		if err != nil || len(addrs) == 0 {
-			return problem.Validation("url", "url's host name does not resolve")
-		}
-	}
-	for _, a := range addrs {
-		if netguard.IsForbidden(a) {
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	// One policy with deliverables and the delivery client: any resolved
+	// address forbidden refuses the URL.
+	if err := netguard.CheckHost(rctx, r.DNS, u.Hostname()); err != nil {
+		if errors.Is(err, netguard.ErrForbiddenAddress) {
 			return problem.Validation("url", "url resolves to a private, loopback or link-local address")
 		}
+		return problem.Validation("url", "url's host name does not resolve")
 	}
 	return nil
 }

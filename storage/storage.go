@@ -44,12 +44,29 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
-	// Drivers for FILE_STORAGE_URL schemes.
+	// Drivers for FILE_STORAGE_URL schemes that every build has. The cloud
+	// drivers are behind build tags (drivers_*.go): -tags s3, -tags gcs.
 	_ "gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/memblob"
-	_ "gocloud.dev/blob/s3blob"
 )
+
+// optionalDrivers names the build tag that compiles in the driver of each
+// cloud scheme that the default build leaves out.
+var optionalDrivers = map[string]string{
+	"s3": "s3",
+	"gs": "gcs",
+}
+
+// NotCompiledError is returned by Open for a FILE_STORAGE_URL whose scheme
+// names a driver that this binary was built without.
+type NotCompiledError struct{ Scheme, Tag string }
+
+func (e *NotCompiledError) Error() string {
+	if e.Tag == "" {
+		return fmt.Sprintf("no storage driver for the scheme %q (supported: file, mem, and with build tags s3, gs)", e.Scheme)
+	}
+	return fmt.Sprintf("the %s:// storage driver is not compiled into this binary: build it with -tags %s (see README, Build tags)", e.Scheme, e.Tag)
+}
 
 // sniffLen is how many leading bytes are read to detect the type: mimetype's
 // default read limit (this module never calls mimetype.SetLimit).
@@ -97,9 +114,10 @@ type Store struct {
 	b *blob.Bucket
 }
 
-// Open opens the bucket at rawURL, the FILE_STORAGE_URL: any gocloud.dev blob
-// URL (file://, s3://, gs://, mem://). A file:// URL may be relative
-// (file://./.data/files) and its directory is created if missing.
+// Open opens the bucket at rawURL, the FILE_STORAGE_URL: a gocloud.dev blob
+// URL whose driver is compiled in (file:// and mem:// always; s3:// with
+// -tags s3, gs:// with -tags gcs), else a *NotCompiledError. A file:// URL may
+// be relative (file://./.data/files) and its directory is created if missing.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -112,6 +130,9 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 		if u, err = localDir(u); err != nil {
 			return nil, fmt.Errorf("FILE_STORAGE_URL %q: %w", rawURL, err)
 		}
+	}
+	if !blob.DefaultURLMux().ValidBucketScheme(u.Scheme) {
+		return nil, fmt.Errorf("FILE_STORAGE_URL %q: %w", u.Redacted(), &NotCompiledError{Scheme: u.Scheme, Tag: optionalDrivers[u.Scheme]})
 	}
 	b, err := blob.OpenBucket(ctx, u.String())
 	if err != nil {
