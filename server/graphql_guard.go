@@ -153,13 +153,13 @@ func refusal(gqlCode, msg, member string, limit int) *gqlerror.Error {
 // they are spread, and the fields of each response path; it stops counting
 // once over maxSelections.
 type fieldCounter struct {
-	frags    ast.FragmentDefinitionList
+	frags ast.FragmentDefinitionList
 	// selections counts fields and fragment spreads (a spread of a
 	// fragment that only spreads others must count too).
 	selections int
-	paths    map[string]int
-	repeats  int
-	repeated string
+	paths      map[string]int
+	repeats    int
+	repeated   string
 }
 
 func (c *fieldCounter) walk(set ast.SelectionSet, path string, nesting int) {
