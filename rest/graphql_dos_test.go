@@ -123,6 +123,12 @@ func TestGraphQLDocumentErrorsHaveCodes(t *testing.T) {
 	}
 	_, res := gqlPost(t, env, "", `{"query": 1}`, nil)
 	requireRefused(t, env, res, "invalid_request")
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "nonsense;"} {
+		status, res := gqlPost(t, env, "", `{"query": "{ ping { ok } }"}`, map[string]string{"Content-Type": ct})
+		require.Equal(t, 400, status, ct)
+		ext := requireRefused(t, env, res, "invalid_request")
+		require.Equal(t, "Content-Type", ext["param"])
+	}
 }
 
 // costOf returns extensions.cost of a response, checked for shape.

@@ -43,12 +43,21 @@ const (
 // graphQLBodyLimit refuses a JSON GraphQL request whose body is over
 // maxGraphQLBody, before it is parsed: 413 with invalid_request and
 // max_bytes, as a GraphQL response. Multipart uploads pass (their parts
-// have limits of their own: graphql_upload.go).
+// have limits of their own: graphql_upload.go); any other Content-Type is
+// invalid_request.
 func graphQLBodyLimit(ps rest.Problems) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" || r.Body == nil {
+			mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			switch {
+			case r.Header.Get("Upgrade") != "" || mt == "multipart/form-data":
 				next.ServeHTTP(w, r)
+				return
+			case mt != "application/json":
+				// gqlgen would answer "transport not supported" without a code.
+				p := problem.New(problem.InvalidRequest, "Content-Type must be application/json (multipart/form-data for uploads).")
+				p.Param = "Content-Type"
+				writeGraphQLError(w, r, ps, http.StatusBadRequest, p)
 				return
 			}
 			tooLarge := r.ContentLength > maxGraphQLBody

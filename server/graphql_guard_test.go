@@ -46,7 +46,9 @@ func TestDocumentLimitsBoundValidation(t *testing.T) {
 		validator.ValidateWithRules(schema, doc, rules.NewDefaultRules())
 		took := time.Since(start)
 		t.Logf("%s: validated in %v", name, took)
-		require.Less(t, took, 200*time.Millisecond, name)
+		// About 10 ms here (20 ms with -race); the bound is generous for
+		// loaded CI machines (the unbounded 10,000 repeats took 21 s).
+		require.Less(t, took, time.Second, name)
 	}
 	over := map[string]string{
 		"max_tokens":        "{" + strings.Repeat(" ping { ok }", maxTokens/4+1) + " }",
