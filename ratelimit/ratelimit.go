@@ -165,3 +165,47 @@ func isScriptError(err error) bool {
 
 // Ping reports whether Redis answers.
 func (l *Limiter) Ping(ctx context.Context) error { return l.client.Ping(ctx).Err() }
+
+//go:embed budget.lua
+var budgetLua string
+
+var budgetScript = redis.NewScript(budgetLua)
+
+// Spend consumes cost units of subject's budget name: a rolling window in
+// which each spend counts its cost, at most rule.Limit units per
+// rule.Window (both scaled like every limit). A spend that does not fit is
+// refused and not recorded; RetryAfter is then the time until it would fit.
+// One Redis round trip. Errors are handled as in Check (allowed, with the
+// error). A cost of 0 (or below) only reads the budget; a cost above the
+// limit never fits.
+func (l *Limiter) Spend(ctx context.Context, name, subject string, cost int, rule Rule) (Result, error) {
+	if rule.Limit < 1 || rule.Window < time.Millisecond {
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: budget %q: invalid rule %d per %v", name, rule.Limit, rule.Window)
+	}
+	if time.Now().UnixNano() < l.downUntil.Load() {
+		return Result{Allowed: true}, ErrUnavailable
+	}
+	cost = max(cost, 0)
+	limit := rule.Limit * l.scale
+	// One hash tag: both keys in one Redis Cluster slot.
+	tag := l.prefix + "rb:{" + name + ":" + subject + "}:"
+	member := l.node + ":" + strconv.FormatUint(l.seq.Add(1), 36) + ":" + strconv.Itoa(cost)
+	res, err := budgetScript.Run(ctx, l.client, []string{tag + "log", tag + "sum"},
+		member, cost, limit, rule.Window.Milliseconds()).Int64Slice()
+	if err != nil {
+		if !isScriptError(err) && ctx.Err() == nil {
+			l.downUntil.Store(time.Now().Add(backoff).UnixNano())
+		}
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: %w", err)
+	}
+	if len(res) != 4 {
+		return Result{Allowed: true}, fmt.Errorf("ratelimit: unexpected reply %v", res)
+	}
+	return Result{
+		Allowed:    res[0] == 1,
+		Limit:      limit,
+		Remaining:  int(res[1]),
+		Reset:      time.Duration(res[2]) * time.Millisecond,
+		RetryAfter: time.Duration(res[3]) * time.Millisecond,
+	}, nil
+}

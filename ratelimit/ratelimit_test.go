@@ -326,3 +326,40 @@ func BenchmarkAllow(b *testing.B) {
 		}
 	})
 }
+
+// A budget counts each spend's cost; a spend that does not fit is refused
+// without being recorded, and says when it would fit.
+func TestSpendWeighted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	l := newLimiter()
+	rule := ratelimit.Rule{Limit: 100, Window: 400 * time.Millisecond}
+	r, err := l.Spend(ctx, "cost", "key:a", 60, rule)
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	require.Equal(t, 100, r.Limit)
+	require.Equal(t, 40, r.Remaining)
+	require.Greater(t, r.Reset, time.Duration(0))
+	r, err = l.Spend(ctx, "cost", "key:a", 30, rule)
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	require.Equal(t, 10, r.Remaining)
+	r, err = l.Spend(ctx, "cost", "key:a", 20, rule)
+	require.NoError(t, err)
+	require.False(t, r.Allowed)
+	require.Equal(t, 10, r.Remaining)
+	require.Greater(t, r.RetryAfter, time.Duration(0))
+	require.LessOrEqual(t, r.RetryAfter, 400*time.Millisecond)
+	// Another subject has its own budget; a small spend still fits.
+	r, _ = l.Spend(ctx, "cost", "key:b", 100, rule)
+	require.True(t, r.Allowed)
+	r, _ = l.Spend(ctx, "cost", "key:a", 10, rule)
+	require.True(t, r.Allowed)
+	require.Equal(t, 0, r.Remaining)
+	// Once the first spend leaves the window, its 60 are back.
+	time.Sleep(450 * time.Millisecond)
+	r, err = l.Spend(ctx, "cost", "key:a", 50, rule)
+	require.NoError(t, err)
+	require.True(t, r.Allowed)
+	require.Equal(t, 50, r.Remaining)
+}

@@ -29,16 +29,27 @@ const maxDepth = 10
 // Errors carry the problem code in extensions.code, with the other members
 // of the problem document beside it (graphql_errors.go). Fields are charged
 // to their REST routes' rate-limit groups through charge (graphql_limits.go).
-func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger, charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error)) http.Handler {
+//
+// Before a document is validated, documentLimits bounds it (tokens,
+// selections, repeats: graphql_guard.go); after, costLimit refuses it over
+// maxCost and spends its cost from the caller's budget (spend, nil for
+// none: graphql_cost.go).
+func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
+	charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error),
+	spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error),
+) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
 	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
 	srv.Use(websocketOperations{ps: ps})
-	srv.SetQueryCache(queryCache{lru.New[*ast.QueryDocument](queryCacheEntries)})
+	cache := queryCache{lru.New[*ast.QueryDocument](queryCacheEntries)}
+	srv.SetQueryCache(cache)
+	srv.SetParserTokenLimit(maxTokens) // documentLimits refuses first, with its own message
+	srv.Use(documentLimits{cache: cache})
 	srv.Use(extension.Introspection{})
-	srv.Use(&costLimit{max: maxCost})
+	srv.Use(&costLimit{max: maxCost, spend: spend})
 	srv.Use(depthLimit{max: maxDepth})
 
 	srv.SetErrorPresenter(errorPresenter(ps, log))

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"commerce/problem"
+	"commerce/ratelimit"
+	"commerce/rest"
 )
 
 // The cost model of a GraphQL operation. What costs the service something
@@ -31,16 +35,41 @@ import (
 // operation, while ten orders(first: 100) selections (2,011) do not.
 const maxCost = 2000
 
+// costBudget is what each API key (each client IP when anonymous) may
+// spend in any rolling minute, across every process: ten operations at the
+// cost limit, or a hundred readiness graphs.
+var costBudget = ratelimit.Rule{Limit: 20000, Window: time.Minute}
+
 // costLimit refuses operations whose cost exceeds max, before any resolver
 // runs, with invalid_request and the members max_complexity and complexity.
+// Then each query or mutation spends its cost (at least 1) from its
+// caller's budget (costBudget, through spend); one that does not fit is
+// refused whole with rate_limited and retry_after, and spends nothing.
+// Every response reports extensions.cost (costReport). Subscriptions are
+// not charged to the budget (their slots limit them).
 type costLimit struct {
 	max    int
 	schema *ast.Schema
+	// spend spends cost from subject's budget; a nil Result means Redis
+	// could not be asked (the operation runs).
+	spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)
+}
+
+// costReport is extensions.cost: the operation's cost (requested), the
+// budget per minute (limit), what is left of it after this operation
+// (remaining) and the whole seconds until the oldest spend in the window
+// leaves it (reset). Without Redis only requested is reported.
+type costReport struct {
+	Requested int  `json:"requested"`
+	Limit     *int `json:"limit,omitempty"`
+	Remaining *int `json:"remaining,omitempty"`
+	Reset     *int `json:"reset,omitempty"`
 }
 
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationContextMutator
+	graphql.ResponseInterceptor
 } = &costLimit{}
 
 func (*costLimit) ExtensionName() string { return "CostLimit" }
@@ -50,7 +79,7 @@ func (c *costLimit) Validate(s graphql.ExecutableSchema) error {
 	return nil
 }
 
-func (c *costLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
 	if oc.Operation == nil {
 		return nil
 	}
@@ -62,15 +91,59 @@ func (c *costLimit) MutateOperationContext(_ context.Context, oc *graphql.Operat
 		root = c.schema.Subscription
 	}
 	w := costWalker{schema: c.schema, frags: oc.Doc.Fragments, vars: oc.Variables}
-	cost := w.selections(oc.Operation.SelectionSet, root, 0)
+	cost := max(w.selections(oc.Operation.SelectionSet, root, 0), 1)
+	charged := oc.Operation.Operation != ast.Subscription && c.spend != nil
 	if cost > c.max {
+		if charged { // report the budget; spend nothing
+			c.report(ctx, oc, cost, 0)
+		}
 		return &gqlerror.Error{
 			Message: fmt.Sprintf("The operation costs %d; the limit is %d. Ask for smaller pages (first) or fewer nested objects.", cost, c.max),
 			Extensions: map[string]any{"code": string(problem.InvalidRequest), "status": problem.InvalidRequest.Status(),
 				"max_complexity": c.max, "complexity": cost},
 		}
 	}
+	if !charged {
+		return nil
+	}
+	if res := c.report(ctx, oc, cost, cost); res != nil && !res.Allowed {
+		retry := max(int(math.Ceil(res.RetryAfter.Seconds())), 1)
+		return &gqlerror.Error{
+			Message: fmt.Sprintf("The operation costs %d and %d of the budget of %d per minute are left. Retry in %d s, or ask for less.",
+				cost, res.Remaining, res.Limit, retry),
+			Extensions: map[string]any{"code": string(problem.RateLimited), "retry_after": retry},
+		}
+	}
 	return nil
+}
+
+// report spends spend from the caller's budget (0: only reads it) and keeps
+// the costReport for the response.
+func (c *costLimit) report(ctx context.Context, oc *graphql.OperationContext, cost, spend int) *ratelimit.Result {
+	rep := costReport{Requested: cost}
+	res, _ := c.spend(ctx, rest.Subject(ctx), spend)
+	if res != nil {
+		reset := int(math.Ceil(res.Reset.Seconds()))
+		rep.Limit, rep.Remaining, rep.Reset = &res.Limit, &res.Remaining, &reset
+	}
+	oc.Stats.SetExtension("cost", rep)
+	return res
+}
+
+// InterceptResponse adds extensions.cost to the response of an operation
+// that has one.
+func (c *costLimit) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp == nil || !graphql.HasOperationContext(ctx) {
+		return resp
+	}
+	if rep := graphql.GetOperationContext(ctx).Stats.GetExtension("cost"); rep != nil {
+		if resp.Extensions == nil {
+			resp.Extensions = map[string]any{}
+		}
+		resp.Extensions["cost"] = rep
+	}
+	return resp
 }
 
 // OperationCost is the cost of the operation named name (or the only one)

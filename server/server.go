@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -257,15 +258,31 @@ func (s *Server) routes() http.Handler {
 	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
-	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge)
+	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
 	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
-	r.With(api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+	// The body limit comes first: nothing reads more than 1 MiB of JSON.
+	r.With(graphQLBodyLimit(ps), api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
 	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
 	return r
+}
+
+// spendCost spends cost from subject's GraphQL cost budget (costBudget).
+// When Redis cannot be asked the operation runs (fail open, as every rate
+// limit): the error is logged, and the Result is nil.
+func (s *Server) spendCost(ctx context.Context, subject string, cost int) (*ratelimit.Result, error) {
+	res, err := s.Limiter.Spend(ctx, "graphql_cost", subject, cost, costBudget)
+	if err != nil {
+		if !errors.Is(err, ratelimit.ErrUnavailable) {
+			s.Log.ErrorContext(ctx, "graphql cost budget check failed; allowing the operation",
+				"error", err, "correlation_id", rest.CorrelationID(ctx))
+		}
+		return nil, err
+	}
+	return &res, nil
 }
 
 // allowedMethods lists the methods the router accepts on path.
