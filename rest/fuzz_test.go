@@ -9,8 +9,37 @@ import (
 	"strings"
 	"testing"
 
+	"commerce/db"
+	"commerce/rest"
 	"commerce/testkit"
 )
+
+// idPrefixes are the id prefixes of the path segments that precede an id.
+var idPrefixes = map[string]string{"listings": "lst", "deliverables": "del", "orders": "ord", "customers": "cus",
+	"webhooks": "wh", "events": "evt", "api-keys": "key"}
+
+// routePath fills a route's {params}: with a well-shaped id of the segment's
+// kind, or (bad) with a NUL byte.
+func routePath(pattern string, bad bool) string {
+	segs := strings.Split(pattern, "/")
+	for i, seg := range segs {
+		if !strings.HasPrefix(seg, "{") {
+			continue
+		}
+		if bad {
+			segs[i] = "%00"
+			continue
+		}
+		prefix := "obj"
+		if i > 0 {
+			if p, ok := idPrefixes[segs[i-1]]; ok {
+				prefix = p
+			}
+		}
+		segs[i] = db.NewID(prefix)
+	}
+	return strings.Join(segs, "/")
+}
 
 // FuzzREST sends a method, a path with its query and a JSON body to the
 // service: whatever they hold, the answer is never a 5xx, and an error is a
@@ -20,6 +49,17 @@ import (
 func FuzzREST(f *testing.F) {
 	f.Add("POST", "/v1/listings", []byte(`{"title":"a\u0000b","price":100}`))
 	f.Add("GET", "/v1/orders?created_after=0000-01-01T00:00:00Z", []byte(""))
+	// Every route of the table is a seed: with well-shaped ids, with NUL
+	// bytes in its ids, and (with a body) with a NUL string and an empty object.
+	for _, rt := range rest.Routes {
+		good, bad := routePath(rt.Path, false), routePath(rt.Path, true)
+		f.Add(rt.Method, good+"?q=%00", []byte(""))
+		f.Add(rt.Method, bad, []byte(""))
+		if rt.Method == "POST" || rt.Method == "PUT" {
+			f.Add(rt.Method, good, []byte(`{}`))
+			f.Add(rt.Method, good, []byte(`{"name":"\u0000","title":"\u0000","url":"\u0000","email":"\u0000"}`))
+		}
+	}
 	env := testkit.New(f)
 	acc := env.NewAccount()
 	client := env.HTTP.Client()
