@@ -98,12 +98,11 @@ func (x accountResolver) Customers(ctx context.Context, obj *model.Account, firs
 	if err != nil {
 		return nil, err
 	}
-	out := &model.CustomerConnection{Edges: make([]*model.CustomerEdge, len(list.Data))}
-	for i, c := range list.Data {
-		out.Edges[i] = &model.CustomerEdge{Cursor: *encodeCursor(c.ID), Node: c}
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.CustomerEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
-	return out, nil
+	edges, pi := connection(list.Data, func(c *model.Customer) string { return idCursor(c.ID) },
+		func(cur string, c *model.Customer) *model.CustomerEdge {
+			return &model.CustomerEdge{Cursor: cur, Node: c}
+		}, after, list.HasMore)
+	return &model.CustomerConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // FulfillOrder is the GraphQL form of POST /v1/orders/{id}/fulfill.
@@ -241,12 +240,11 @@ func (x webhookEndpointResolver) Deliveries(ctx context.Context, obj *model.Webh
 	if err != nil {
 		return nil, err
 	}
-	out := &model.WebhookEventConnection{Edges: make([]*model.WebhookEventEdge, len(list.Data))}
-	for i, d := range list.Data {
-		out.Edges[i] = &model.WebhookEventEdge{Cursor: *encodeCursor(d.ID), Node: d}
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.WebhookEventEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
-	return out, nil
+	edges, pi := connection(list.Data, func(d *model.WebhookEvent) string { return idCursor(d.ID) },
+		func(cur string, d *model.WebhookEvent) *model.WebhookEventEdge {
+			return &model.WebhookEventEdge{Cursor: cur, Node: d}
+		}, after, list.HasMore)
+	return &model.WebhookEventConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // Webhooks is viewer.webhooks.
@@ -255,12 +253,11 @@ func (x accountResolver) Webhooks(ctx context.Context, obj *model.Account, first
 	if err != nil {
 		return nil, err
 	}
-	out := &model.WebhookEndpointConnection{Edges: make([]*model.WebhookEndpointEdge, len(list.Data))}
-	for i, e := range list.Data {
-		out.Edges[i] = &model.WebhookEndpointEdge{Cursor: *encodeCursor(e.ID), Node: e}
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.WebhookEndpointEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
-	return out, nil
+	edges, pi := connection(list.Data, func(e *model.WebhookEndpoint) string { return idCursor(e.ID) },
+		func(cur string, e *model.WebhookEndpoint) *model.WebhookEndpointEdge {
+			return &model.WebhookEndpointEdge{Cursor: cur, Node: e}
+		}, after, list.HasMore)
+	return &model.WebhookEndpointConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // Events is viewer.events: the event log, oldest first, after an event id.
@@ -269,12 +266,10 @@ func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *
 	if err != nil {
 		return nil, renameParam(err, map[string]string{"limit": "first"})
 	}
-	out := &model.EventConnection{Edges: make([]*model.EventEdge, len(list.Data))}
-	for i, e := range list.Data {
-		out.Edges[i] = &model.EventEdge{Cursor: e.ID, Node: e}
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.EventEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
-	return out, nil
+	// The event log's cursor is the event id itself (after takes an id).
+	edges, pi := connection(list.Data, func(e *model.Event) string { return e.ID },
+		func(cur string, e *model.Event) *model.EventEdge { return &model.EventEdge{Cursor: cur, Node: e} }, after, list.HasMore)
+	return &model.EventConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // APIKeys is viewer.apiKeys: the same page as GET /v1/api-keys, as a
@@ -284,12 +279,9 @@ func (x accountResolver) APIKeys(ctx context.Context, obj *model.Account, first 
 	if err != nil {
 		return nil, renameParam(err, map[string]string{"limit": "first", "cursor": "after"})
 	}
-	out := &model.APIKeyConnection{Edges: make([]*model.APIKeyEdge, len(list.Data))}
-	for i, k := range list.Data {
-		out.Edges[i] = &model.APIKeyEdge{Cursor: *encodeCursor(k.ID), Node: k}
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.APIKeyEdge) string { return e.Cursor }, after, list.HasMore, list.NextCursor)
-	return out, nil
+	edges, pi := connection(list.Data, func(k *model.APIKey) string { return idCursor(k.ID) },
+		func(cur string, k *model.APIKey) *model.APIKeyEdge { return &model.APIKeyEdge{Cursor: cur, Node: k} }, after, list.HasMore)
+	return &model.APIKeyConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // SelfRevokeAPIKey is the GraphQL form of POST /v1/api-keys/self-revoke.

@@ -624,7 +624,7 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 // Listings, as a Relay connection of full listings; their deliverables come
 // from the dataloader. Errors: as Listings, with params first and after.
 func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
-	ls, more, next, _, err := r.listingsPage(ctx, first, after, status, true, "first", "after")
+	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, true, "first", "after")
 	if err != nil {
 		return nil, err
 	}
@@ -633,13 +633,13 @@ func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *st
 	if err != nil {
 		return nil, err
 	}
-	out := &model.ListingConnection{Edges: make([]*model.ListingEdge, len(ls))}
-	for i, l := range ls {
-		out.Edges[i] = &model.ListingEdge{Cursor: *encodeCursor(l.ID), Node: r.toListingModel(l, nil, facts)}
-		out.Edges[i].Node.Deliverables = nil // resolved by the dataloader
-	}
-	out.PageInfo = pageInfo(out.Edges, func(e *model.ListingEdge) string { return e.Cursor }, after, more, next)
-	return out, nil
+	edges, pi := connection(ls, func(l *db.Listing) string { return idCursor(l.ID) },
+		func(cur string, l *db.Listing) *model.ListingEdge {
+			m := r.toListingModel(l, nil, facts)
+			m.Deliverables = nil // resolved by the dataloader
+			return &model.ListingEdge{Cursor: cur, Node: m}
+		}, after, more)
+	return &model.ListingConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // UpdateListing changes the given fields. A draft takes any field; a

@@ -90,15 +90,15 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 // OrdersConnection is viewer.orders in GraphQL: full orders; their
 // listings and customers come from dataloaders.
 func (r *Resolver) OrdersConnection(ctx context.Context, first *int, after *string, f model.OrderFilter) (*model.OrderConnection, error) {
-	rows, more, next, err := r.ordersPage(ctx, first, after, f)
+	rows, more, _, err := r.ordersPage(ctx, first, after, f)
 	if err != nil {
 		return nil, err
 	}
-	out := &model.OrderConnection{Edges: make([]*model.OrderEdge, len(rows)), PageInfo: &model.PageInfo{HasNextPage: more, EndCursor: next}}
-	for i, o := range rows {
-		out.Edges[i] = &model.OrderEdge{Cursor: *encodeCursor(o.ID), Node: toOrderModel(o)}
-	}
-	return out, nil
+	edges, pi := connection(rows, func(o *db.Order) string { return idCursor(o.ID) },
+		func(cur string, o *db.Order) *model.OrderEdge {
+			return &model.OrderEdge{Cursor: cur, Node: toOrderModel(o)}
+		}, after, more)
+	return &model.OrderConnection{Edges: edges, PageInfo: pi}, nil
 }
 
 // Customers lists the caller's customers, most recent purchase first.

@@ -58,13 +58,25 @@ func trim[T any](rows []T, limit int, id func(T) string) ([]T, bool, *string) {
 	return rows, true, encodeCursor(id(rows[len(rows)-1]))
 }
 
-// pageInfo is the Relay paging state of a page of edges fetched after the
-// cursor after (nil or "" for the first page).
-func pageInfo[E any](edges []E, cursor func(E) string, after *string, more bool, next *string) *model.PageInfo {
-	pi := &model.PageInfo{HasNextPage: more, EndCursor: next, HasPreviousPage: after != nil && *after != ""}
-	if len(edges) > 0 {
-		start, end := cursor(edges[0]), cursor(edges[len(edges)-1])
-		pi.StartCursor, pi.EndCursor = &start, &end
+// connection builds a page's Relay edges and its PageInfo: edge makes one
+// edge from a node and its cursor; after is the cursor the page was fetched
+// after (nil or "" for the first page) and more whether a page follows.
+// startCursor and endCursor are the first and last edge's cursors.
+func connection[N, E any](nodes []N, cursor func(N) string, edge func(string, N) E, after *string, more bool) ([]E, *model.PageInfo) {
+	edges := make([]E, len(nodes))
+	pi := &model.PageInfo{HasNextPage: more, HasPreviousPage: after != nil && *after != ""}
+	for i, n := range nodes {
+		c := cursor(n)
+		edges[i] = edge(c, n)
+		if i == 0 {
+			pi.StartCursor = &c
+		}
+		if i == len(nodes)-1 {
+			pi.EndCursor = &c
+		}
 	}
-	return pi
+	return edges, pi
 }
+
+// idCursor is the cursor of the page after the item with this id.
+func idCursor(id string) string { return *encodeCursor(id) }

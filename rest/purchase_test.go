@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -463,7 +464,37 @@ func TestGraphQLOrders(t *testing.T) {
 	}
 	require.Equal(t, cost(2), cost(6), "queries do not grow with the page")
 
-	res := gql(t, env, acc.Key, `query($id: ID!) { order(id: $id) { id status paymentStatus contentType amount platformFee netAmount currency buyerEmail } }`, map[string]any{"id": ids[0]})
+	// pageInfo carries both ends of the page, on the second page too.
+	type page struct {
+		Viewer struct {
+			Orders struct {
+				Edges    []struct{ Cursor string }
+				PageInfo struct {
+					HasNextPage, HasPreviousPage bool
+					StartCursor, EndCursor       *string
+				}
+			}
+		}
+	}
+	pq := `query($after: String) { viewer { orders(first: 2, after: $after) { edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`
+	var p1, p2 page
+	res := gql(t, env, acc.Key, pq, nil)
+	require.Empty(t, res.Errors)
+	require.NoError(t, json.Unmarshal(res.Data, &p1))
+	o1 := p1.Viewer.Orders
+	require.Len(t, o1.Edges, 2)
+	require.True(t, o1.PageInfo.HasNextPage)
+	require.False(t, o1.PageInfo.HasPreviousPage)
+	require.NotNil(t, o1.PageInfo.StartCursor)
+	require.Equal(t, o1.Edges[0].Cursor, *o1.PageInfo.StartCursor)
+	require.Equal(t, o1.Edges[1].Cursor, *o1.PageInfo.EndCursor)
+	res = gql(t, env, acc.Key, pq, map[string]any{"after": *o1.PageInfo.EndCursor})
+	require.Empty(t, res.Errors)
+	require.NoError(t, json.Unmarshal(res.Data, &p2))
+	require.True(t, p2.Viewer.Orders.PageInfo.HasPreviousPage)
+	require.Equal(t, p2.Viewer.Orders.Edges[0].Cursor, *p2.Viewer.Orders.PageInfo.StartCursor)
+
+	res = gql(t, env, acc.Key, `query($id: ID!) { order(id: $id) { id status paymentStatus contentType amount platformFee netAmount currency buyerEmail } }`, map[string]any{"id": ids[0]})
 	require.Empty(t, res.Errors)
 	rest := env.Get("/v1/orders/"+ids[0], acc.Key).JSON(t)
 	up := func(v any) string { return strings.ToUpper(v.(string)) }
