@@ -66,8 +66,12 @@ func (r *Resolver) UploadFile(ctx context.Context, purpose, filename, declaredTy
 		_ = r.Storage.Delete(context.WithoutCancel(ctx), key)
 		return nil, fmt.Errorf("record upload: %w", err)
 	}
+	return toFileModel(f), nil
+}
+
+func toFileModel(f *db.File) *model.File {
 	return &model.File{Object: "file", Token: f.Token, Purpose: model.FilePurpose(f.Purpose), Filename: f.Filename, Size: f.Size,
-		ContentType: f.ContentType, ExpiresAt: f.ExpiresAt}, nil
+		ContentType: f.ContentType, ExpiresAt: f.ExpiresAt.UTC()}
 }
 
 // cleanFilename keeps the base name, printable and at most 200 characters.

@@ -147,6 +147,5 @@ func (r *Resolver) fileByToken(ctx context.Context, accountID, token string) (*m
 	if err != nil {
 		return nil, err
 	}
-	return &model.File{Object: "file", Token: f.Token, Purpose: model.FilePurpose(f.Purpose), Filename: f.Filename,
-		Size: f.Size, ContentType: f.ContentType, ExpiresAt: f.ExpiresAt.UTC()}, nil
+	return toFileModel(f), nil
 }
