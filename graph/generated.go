@@ -64,6 +64,7 @@ type ComplexityRoot struct {
 		Processor       func(childComplexity int) int
 		Readiness       func(childComplexity int) int
 		Stats           func(childComplexity int) int
+		Subscription    func(childComplexity int) int
 		Webhooks        func(childComplexity int, first *int, after *string) int
 	}
 
@@ -113,6 +114,13 @@ type ComplexityRoot struct {
 	ApiKeyEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	BillingSubscription struct {
+		CancelAt         func(childComplexity int) int
+		CurrentPeriodEnd func(childComplexity int) int
+		Plan             func(childComplexity int) int
+		Status           func(childComplexity int) int
 	}
 
 	BootstrapSession struct {
@@ -285,6 +293,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddDeliverable        func(childComplexity int, listingID string, input model.DeliverableInput) int
+		ChangePlan            func(childComplexity int, input model.ChangePlanInput) int
 		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor      func(childComplexity int) int
 		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
@@ -384,6 +393,14 @@ type ComplexityRoot struct {
 		MonthlyPrice func(childComplexity int) int
 		Name         func(childComplexity int) int
 		Object       func(childComplexity int) int
+	}
+
+	PlanChange struct {
+		ExpiresAt func(childComplexity int) int
+		Object    func(childComplexity int) int
+		Plan      func(childComplexity int) int
+		Status    func(childComplexity int) int
+		URL       func(childComplexity int) int
 	}
 
 	ProcessorDisconnection struct {
@@ -520,6 +537,7 @@ type ComplexityRoot struct {
 
 type AccountResolver interface {
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
+
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
@@ -544,6 +562,7 @@ type MutationResolver interface {
 	StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error)
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
+	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -745,6 +764,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Stats(childComplexity), true
+	case "Account.subscription":
+		if e.ComplexityRoot.Account.Subscription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Subscription(childComplexity), true
 	case "Account.webhooks":
 		if e.ComplexityRoot.Account.Webhooks == nil {
 			break
@@ -925,6 +950,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiKeyEdge.Node(childComplexity), true
+
+	case "BillingSubscription.cancelAt":
+		if e.ComplexityRoot.BillingSubscription.CancelAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelAt(childComplexity), true
+	case "BillingSubscription.currentPeriodEnd":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd(childComplexity), true
+	case "BillingSubscription.plan":
+		if e.ComplexityRoot.BillingSubscription.Plan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Plan(childComplexity), true
+	case "BillingSubscription.status":
+		if e.ComplexityRoot.BillingSubscription.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Status(childComplexity), true
 
 	case "BootstrapSession.accountCreated":
 		if e.ComplexityRoot.BootstrapSession.AccountCreated == nil {
@@ -1639,6 +1689,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddDeliverable(childComplexity, args["listingId"].(string), args["input"].(model.DeliverableInput)), true
+	case "Mutation.changePlan":
+		if e.ComplexityRoot.Mutation.ChangePlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changePlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangePlan(childComplexity, args["input"].(model.ChangePlanInput)), true
 	case "Mutation.completeBootstrap":
 		if e.ComplexityRoot.Mutation.CompleteBootstrap == nil {
 			break
@@ -2230,6 +2291,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Plan.Object(childComplexity), true
 
+	case "PlanChange.expiresAt":
+		if e.ComplexityRoot.PlanChange.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.ExpiresAt(childComplexity), true
+	case "PlanChange.object":
+		if e.ComplexityRoot.PlanChange.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Object(childComplexity), true
+	case "PlanChange.plan":
+		if e.ComplexityRoot.PlanChange.Plan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Plan(childComplexity), true
+	case "PlanChange.status":
+		if e.ComplexityRoot.PlanChange.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Status(childComplexity), true
+	case "PlanChange.url":
+		if e.ComplexityRoot.PlanChange.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.URL(childComplexity), true
+
 	case "ProcessorDisconnection.accountId":
 		if e.ComplexityRoot.ProcessorDisconnection.AccountID == nil {
 			break
@@ -2772,6 +2864,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputBootstrapInput,
 		ec.unmarshalInputBootstrapStoreInput,
 		ec.unmarshalInputBootstrapVerifyInput,
+		ec.unmarshalInputChangePlanInput,
 		ec.unmarshalInputCheckoutFieldInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateListingInput,
@@ -2873,7 +2966,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2887,6 +2980,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
+	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
@@ -2933,6 +3027,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_createdAt(ctx, field)
 	case "apiKeys":
 		return ec.fieldContext_Account_apiKeys(ctx, field)
+	case "subscription":
+		return ec.fieldContext_Account_subscription(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
 	case "orders":
@@ -3041,6 +3137,20 @@ func (ec *executionContext) childFields_ApiKeyEdge(ctx context.Context, field gr
 		return ec.fieldContext_ApiKeyEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApiKeyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "plan":
+		return ec.fieldContext_BillingSubscription_plan(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingSubscription_status(ctx, field)
+	case "currentPeriodEnd":
+		return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+	case "cancelAt":
+		return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSubscription", field.Name)
 }
 
 func (ec *executionContext) childFields_BootstrapSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3521,6 +3631,22 @@ func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.
 		return ec.fieldContext_Plan_currency(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Plan", field.Name)
+}
+
+func (ec *executionContext) childFields_PlanChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_PlanChange_object(ctx, field)
+	case "plan":
+		return ec.fieldContext_PlanChange_plan(ctx, field)
+	case "status":
+		return ec.fieldContext_PlanChange_status(ctx, field)
+	case "url":
+		return ec.fieldContext_PlanChange_url(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PlanChange_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlanChange", field.Name)
 }
 
 func (ec *executionContext) childFields_ProcessorDisconnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4106,6 +4232,20 @@ func (ec *executionContext) field_Mutation_addDeliverable_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changePlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ChangePlanInput, error) {
+			return ec.unmarshalNChangePlanInput2commerceᚋgraphᚋmodelᚐChangePlanInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5090,6 +5230,38 @@ func (ec *executionContext) fieldContext_Account_apiKeys(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Account_subscription(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_subscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscription, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BillingSubscription) graphql.Marshaler {
+			return ec.marshalOBillingSubscription2ᚖcommerceᚋgraphᚋmodelᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_subscription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Account_listings(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5974,6 +6146,98 @@ func (ec *executionContext) fieldContext_ApiKeyEdge_node(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscription_plan(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_plan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Plan, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_plan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type PlanId does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_status(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SubscriptionStatus) graphql.Marshaler {
+			return ec.marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type SubscriptionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_currentPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelAt(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BootstrapSession_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
@@ -9160,6 +9424,50 @@ func (ec *executionContext) fieldContext_Mutation_completeBootstrap(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_changePlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changePlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangePlan(ctx, fc.Args["input"].(model.ChangePlanInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PlanChange) graphql.Marshaler {
+			return ec.marshalOPlanChange2ᚖcommerceᚋgraphᚋmodelᚐPlanChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changePlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlanChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changePlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createListing(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11151,6 +11459,121 @@ func (ec *executionContext) _Plan_currency(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Plan_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Plan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_object(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_plan(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_plan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Plan, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_plan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type PlanId does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_status(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanChangeStatus) graphql.Marshaler {
+			return ec.marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type PlanChangeStatus does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_url(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _ProcessorDisconnection_object(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
@@ -14492,6 +14915,36 @@ func (ec *executionContext) unmarshalInputBootstrapVerifyInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputChangePlanInput(ctx context.Context, obj any) (model.ChangePlanInput, error) {
+	var it model.ChangePlanInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"plan"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "plan":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("plan"))
+			data, err := ec.unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Plan = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCheckoutFieldInput(ctx context.Context, obj any) (model.CheckoutFieldInput, error) {
 	var it model.CheckoutFieldInput
 	if obj == nil {
@@ -15291,6 +15744,11 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "subscription":
+			out.Values[i] = ec._Account_subscription(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "listings":
 			field := field
 
@@ -15845,6 +16303,59 @@ func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSe
 		case "node":
 			out.Values[i] = ec._ApiKeyEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var billingSubscriptionImplementors = []string{"BillingSubscription"}
+
+func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *model.BillingSubscription) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscription")
+		case "plan":
+			out.Values[i] = ec._BillingSubscription_plan(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingSubscription_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currentPeriodEnd":
+			out.Values[i] = ec._BillingSubscription_currentPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cancelAt":
+			out.Values[i] = ec._BillingSubscription_cancelAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -17195,6 +17706,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "changePlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changePlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createListing(ctx, field)
@@ -17930,6 +18448,64 @@ func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj
 		case "currency":
 			out.Values[i] = ec._Plan_currency(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var planChangeImplementors = []string{"PlanChange"}
+
+func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSet, obj *model.PlanChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, planChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlanChange")
+		case "object":
+			out.Values[i] = ec._PlanChange_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "plan":
+			out.Values[i] = ec._PlanChange_plan(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._PlanChange_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PlanChange_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PlanChange_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -19782,6 +20358,11 @@ func (ec *executionContext) unmarshalNBootstrapVerifyInput2commerceᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNChangePlanInput2commerceᚋgraphᚋmodelᚐChangePlanInput(ctx context.Context, v any) (model.ChangePlanInput, error) {
+	res, err := ec.unmarshalInputChangePlanInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CheckoutField) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -20541,6 +21122,34 @@ func (ec *executionContext) marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx 
 	return ec._Plan(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx context.Context, v any) (model.PlanChangeStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx context.Context, sel ast.SelectionSet, v model.PlanChangeStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus = map[string]model.PlanChangeStatus{
+		"PENDING": model.PlanChangeStatusPending,
+		"ACTIVE":  model.PlanChangeStatusActive,
+	}
+	marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus = map[model.PlanChangeStatus]string{
+		model.PlanChangeStatusPending: "PENDING",
+		model.PlanChangeStatusActive:  "ACTIVE",
+	}
+)
+
 func (ec *executionContext) unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx context.Context, v any) (model.PlanID, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[tmp]
@@ -20698,6 +21307,40 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	}
 	return res
 }
+
+func (ec *executionContext) unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx context.Context, v any) (model.SubscriptionStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx context.Context, sel ast.SelectionSet, v model.SubscriptionStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus = map[string]model.SubscriptionStatus{
+		"PENDING":  model.SubscriptionStatusPending,
+		"ACTIVE":   model.SubscriptionStatusActive,
+		"PAST_DUE": model.SubscriptionStatusPastDue,
+		"UNPAID":   model.SubscriptionStatusUnpaid,
+		"CANCELED": model.SubscriptionStatusCanceled,
+	}
+	marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus = map[model.SubscriptionStatus]string{
+		model.SubscriptionStatusPending:  "PENDING",
+		model.SubscriptionStatusActive:   "ACTIVE",
+		model.SubscriptionStatusPastDue:  "PAST_DUE",
+		model.SubscriptionStatusUnpaid:   "UNPAID",
+		model.SubscriptionStatusCanceled: "CANCELED",
+	}
+)
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
@@ -21104,6 +21747,13 @@ var (
 		model.APIKeyScopeReadOnly: "READ_ONLY",
 	}
 )
+
+func (ec *executionContext) marshalOBillingSubscription2ᚖcommerceᚋgraphᚋmodelᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *model.BillingSubscription) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BillingSubscription(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
@@ -21641,6 +22291,13 @@ func (ec *executionContext) marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlan�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOPlanChange2ᚖcommerceᚋgraphᚋmodelᚐPlanChange(ctx context.Context, sel ast.SelectionSet, v *model.PlanChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlanChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {

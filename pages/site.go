@@ -38,6 +38,9 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
 	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
 	r.Post("/sandbox/orders/{order_id}/dispute", s.sandboxDispute)
+	r.Get("/sandbox/billing/{token}", s.sandboxBilling)
+	r.Post("/sandbox/billing/{token}", s.sandboxBillingSubmit)
+	r.Post("/sandbox/accounts/{account_id}/billing", s.sandboxAccountBilling)
 	r.Get("/sandbox/mail/{id}", s.sandboxMessage)
 }
 

@@ -32,6 +32,7 @@ type accountExtras struct {
 	draftListingID      string
 	awaitingOrderID     string
 	testMode            bool
+	subscription        *subscriptionRow
 }
 
 // accountQuery loads a live account with everything its response needs, in
@@ -55,7 +56,9 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  ORDER BY l.id DESC LIMIT 1), ''),
        coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
                  ORDER BY o.id LIMIT 1), ''),
-       a.processor_test_key IS NOT NULL
+       a.processor_test_key IS NOT NULL,
+       (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
+                                    FROM subscriptions WHERE account_id = a.id) s)
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
@@ -69,7 +72,8 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode)
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode,
+		&ex.subscription)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -107,7 +111,7 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		ProcessorStatus:            a.ProcessorStatus,
 		ChargesEnabled:             a.ChargesEnabled,
 		BillingStatus:              a.BillingStatus,
-		BillingURL:                 r.ConsoleURL + "/billing",
+		BillingURL:                 r.BillingURL(),
 		DisabledWebhookID:          ex.disabledWebhookID,
 		HasPublishedListing:        ex.hasPublishedListing,
 		DraftListingID:             ex.draftListingID,
@@ -131,8 +135,9 @@ func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Accoun
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
 		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
-		Readiness: r.readinessOf(a, ex),
-		CreatedAt: a.CreatedAt.UTC(),
+		Readiness:    r.readinessOf(a, ex),
+		CreatedAt:    a.CreatedAt.UTC(),
+		Subscription: toSubscriptionModel(ex.subscription),
 	}
 }
 

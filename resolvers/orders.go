@@ -146,6 +146,14 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	}
 	now := r.Now().UTC()
 	o.Status, o.PaymentStatus, o.PaidAt = db.OrderPaid, db.PaymentPaid, &now
+	// The fee is the one of the plan in force when the order is paid
+	// (CONTRACT §16), not when its checkout started.
+	var plan string
+	if err := tx.NewSelect().Table("accounts").Column("plan").Where("id = ?", o.AccountID).Scan(ctx, &plan); err != nil {
+		return fmt.Errorf("read the seller's plan: %w", err)
+	}
+	o.PlatformFee = PlatformFee(o.Amount, plan)
+	o.NetAmount = o.Amount - o.PlatformFee
 	if pay.PaymentIntentID != "" {
 		o.PaymentIntentID = &pay.PaymentIntentID
 	}
@@ -185,7 +193,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return fmt.Errorf("update stats: %w", err)
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
-		"customer_id", "handed_off_at", "deliverables", "fulfilled_at").Set("updated_at = now()").Exec(ctx)
+		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount").Set("updated_at = now()").Exec(ctx)
 	return err
 }
 

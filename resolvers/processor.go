@@ -154,6 +154,9 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 		case processor.PaymentSucceeded, processor.PaymentFailed, processor.CheckoutExpired,
 			processor.RefundConfirmed, processor.DisputeChanged:
 			return r.applyPaymentEvent(ctx, tx, ev)
+		case processor.PlanPaid, processor.PlanCheckoutFailed, processor.RenewalPaid, processor.RenewalFailed,
+			processor.GraceExpired, processor.SubscriptionChanged:
+			return r.applyBillingEvent(ctx, tx, ev)
 		}
 		return nil
 	})

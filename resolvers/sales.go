@@ -74,7 +74,9 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 	if err := r.DB.NewSelect().Model(&s.acc).Where("id = ?", s.l.AccountID).Scan(ctx); err != nil {
 		return nil, err
 	}
-	if s.l.DeletedAt != nil || s.l.Status != db.ListingPublished || s.acc.DeletedAt != nil {
+	// An unpaid subscription takes the seller's product pages down until
+	// billing is updated (CONTRACT §16).
+	if s.l.DeletedAt != nil || s.l.Status != db.ListingPublished || s.acc.DeletedAt != nil || s.acc.BillingStatus == "unpaid" {
 		return &s, ErrGone
 	}
 	return &s, nil

@@ -138,3 +138,17 @@ func (a *API) completeBootstrap(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
+
+func (a *API) changePlan(w http.ResponseWriter, r *http.Request) error {
+	var in model.ChangePlanInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := a.Resolver.ChangePlan(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

@@ -78,6 +78,7 @@ var Routes = []Route{
 	{Method: "PUT", Path: "/v1/account", Handler: (*API).updateAccount, Group: "account_update", GraphQL: "Mutation.updateAccount"},
 	{Method: "DELETE", Path: "/v1/account", Handler: (*API).deleteAccount, Group: "default", GraphQL: "Mutation.deleteAccount"},
 	{Method: "DELETE", Path: "/v1/account/processor", Handler: (*API).disconnectProcessor, Group: "default", GraphQL: "Mutation.disconnectProcessor"},
+	{Method: "POST", Path: "/v1/account/plan", Handler: (*API).changePlan, Group: "default", GraphQL: "Mutation.changePlan"},
 	{Method: "POST", Path: "/v1/account/processor/connect", Handler: (*API).connectProcessor, Group: "processor_connect", GraphQL: "Mutation.connectProcessor"},
 	{Method: "GET", Path: "/v1/store", Handler: (*API).getStore, Group: "default", GraphQL: "Query.store"},
 	{Method: "PUT", Path: "/v1/store", Handler: (*API).updateStore, Group: "default", GraphQL: "Mutation.updateStore"},

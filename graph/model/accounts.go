@@ -22,6 +22,9 @@ type Account struct {
 	Stats           *AccountStats     `json:"stats"`
 	Readiness       *AccountReadiness `json:"readiness"`
 	CreatedAt       time.Time         `json:"created_at"`
+	// Subscription is the paid plan's subscription; nil on the free plan
+	// with no history.
+	Subscription *BillingSubscription `json:"subscription"`
 }
 
 // ProcessorStatus is the account's connection to the payment processor.

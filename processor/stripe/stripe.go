@@ -237,6 +237,12 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 		ev.Type, ev.Account = processor.AccountUpdated, status
 		return ev, nil
 	}
+	if handled, err := billingEvent(&ev, &e); handled || err != nil {
+		if err != nil {
+			return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
+		}
+		return ev, nil
+	}
 	if err := paymentEvent(&ev, &e); err != nil {
 		return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
 	}
