@@ -134,7 +134,7 @@ func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Accoun
 		BillingStatus: model.BillingStatus(a.BillingStatus), Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
-		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
+		Stats:        &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
 		Readiness:    r.readinessOf(a, ex),
 		CreatedAt:    a.CreatedAt.UTC(),
 		Subscription: toSubscriptionModel(ex.subscription),

@@ -29,8 +29,9 @@ var exampleBodies = map[string]map[string]any{
 	"POST /v1/api-keys":         {"name": "ci", "scope": "full", "expires_at": "2030-01-01T00:00:00Z"},
 	"PUT /v1/account": {"ga_measurement_id": "G-ABCDEFGHIJ", "display_name": "Ann", "processor_test_key": "sk_test_x",
 		"notify_orders": true},
-	"PUT /v1/store":     {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
-	"POST /v1/webhooks": {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
+	"PUT /v1/store":         {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
+	"POST /v1/account/plan": {"plan": "growth"},
+	"POST /v1/webhooks":     {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
 	"PUT /v1/webhooks/{id}": {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"},
 		"status": "enabled"},
 	"POST /v1/orders/{id}/fulfill": {"note": "thanks", "deliverables": []any{
