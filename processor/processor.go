@@ -144,6 +144,10 @@ type Event struct {
 	Dispute *Dispute
 	// Billing is set for the plan, renewal, grace and subscription events.
 	Billing *Billing
+	// TestAccountID is set on an event from a seller's test account (test
+	// mode): it may change only that account's test-mode orders. Events
+	// without it never change a test-mode order.
+	TestAccountID string
 }
 
 // Subscription states as the service names them (account subscription.status).
@@ -226,11 +230,33 @@ type Processor interface {
 	// CancelSubscription cancels a subscription at once. Canceling one that
 	// is already canceled succeeds.
 	CancelSubscription(ctx context.Context, subscriptionID string) error
+	// RegisterTestEndpoint registers, with a seller's test key, a webhook
+	// endpoint at url on the seller's own test account for the payment
+	// events of test-mode checkouts, and returns it with its signing secret.
+	// A key the processor refuses is ErrTestKeyRefused.
+	RegisterTestEndpoint(ctx context.Context, apiKey, url string) (TestEndpoint, error)
+	// DeleteTestEndpoint deletes an endpoint RegisterTestEndpoint made; one
+	// already gone counts as deleted.
+	DeleteTestEndpoint(ctx context.Context, apiKey, endpointID string) error
+	// ParseTestWebhook verifies a webhook from a seller's test account with
+	// the secret of its endpoint and normalizes its payment events (every
+	// other type, and any live-mode event, is Ignored). A bad or missing
+	// signature is ErrBadSignature.
+	ParseTestWebhook(payload []byte, header http.Header, secret string) (Event, error)
 	// ParseWebhook verifies an inbound webhook request (its body and
 	// headers) and normalizes it. A bad or missing signature is
 	// ErrBadSignature; an unhandled type is an Event of type Ignored.
 	ParseWebhook(payload []byte, header http.Header) (Event, error)
 }
+
+// TestEndpoint is a webhook endpoint on a seller's test account.
+type TestEndpoint struct {
+	ID     string
+	Secret string
+}
+
+// ErrTestKeyRefused: the processor refused a seller's test key.
+var ErrTestKeyRefused = errors.New("processor: the test key was refused")
 
 // ErrBadSignature: an inbound webhook's signature is missing, wrong or too old.
 var ErrBadSignature = errors.New("processor: webhook signature verification failed")

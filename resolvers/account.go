@@ -185,21 +185,34 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 		}
 		q = q.Set("display_name = ?", v)
 	}
-	if v, ok := in.ProcessorTestKey.ValueOK(); ok {
-		if v == nil {
-			q = q.Set("processor_test_key = NULL")
-		} else if !testKeyPattern.MatchString(*v) {
+	testKey, setTestKey := in.ProcessorTestKey.ValueOK()
+	if setTestKey {
+		if testKey != nil && !testKeyPattern.MatchString(*testKey) {
 			f.Add("processor_test_key", "processor_test_key must be a Stripe test key (sk_test_… or rk_test_…), or null")
-		} else {
-			sealed, err := r.Secrets.Seal(*v)
-			if err != nil {
-				return nil, err
-			}
-			q = q.Set("processor_test_key = ?", sealed)
 		}
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
+	}
+	if setTestKey {
+		// A new key gets its own endpoint on the seller's test account; the
+		// endpoint of the key replaced (or cleared) goes (test mode:
+		// docs/decisions.md).
+		if testKey == nil {
+			q = q.Set("processor_test_key = NULL").Set("processor_test_endpoint_id = NULL").Set("processor_test_endpoint_secret = NULL")
+		} else {
+			sealed, err := r.Secrets.Seal(*testKey)
+			if err != nil {
+				return nil, err
+			}
+			endpointID, endpointSecret, err := r.registerTestEndpoint(ctx, p.AccountID, *testKey)
+			if err != nil {
+				return nil, err
+			}
+			q = q.Set("processor_test_key = ?", sealed).Set("processor_test_endpoint_id = ?", endpointID).
+				Set("processor_test_endpoint_secret = ?", endpointSecret)
+		}
+		r.dropTestEndpoint(ctx, p.AccountID)
 	}
 	res, err := q.Exec(ctx)
 	if err != nil {

@@ -118,6 +118,12 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 	if err != nil {
 		return err
 	}
+	// Test-mode orders are paid on the seller's own test account: only that
+	// account's events are about them, and those are about nothing else.
+	if o.TestMode != (ev.TestAccountID != "") || (ev.TestAccountID != "" && o.AccountID != ev.TestAccountID) {
+		r.Log.InfoContext(ctx, "processor event from another account than the order's; ignored", "type", ev.RawType, "order_id", o.ID)
+		return nil
+	}
 	switch ev.Type {
 	case processor.PaymentSucceeded:
 		return r.markPaid(ctx, tx, o, ev.Payment)

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/go-chi/chi/v5"
+
 	"commerce/graph/model"
 	"commerce/problem"
 )
@@ -93,6 +95,24 @@ func (a *API) processorWebhook(w http.ResponseWriter, r *http.Request) error {
 		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
 	}
 	if err := a.Resolver.HandleProcessorWebhook(r.Context(), body, r.Header); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"received": true})
+	return nil
+}
+
+// testProcessorWebhook receives the events of a seller's test account
+// (test mode), verified with the secret of the endpoint the service
+// registered there.
+func (a *API) testProcessorWebhook(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxProcessorEvent+1))
+	if err != nil {
+		return problem.New(problem.InvalidRequest, "The request body could not be read.")
+	}
+	if len(body) > maxProcessorEvent {
+		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
+	}
+	if err := a.Resolver.HandleTestProcessorWebhook(r.Context(), chi.URLParam(r, "account_id"), body, r.Header); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"received": true})

@@ -18,7 +18,7 @@ import (
 	"commerce/testkit"
 )
 
-// bodyRecorder records the method, path and form body of each request to
+// bodyRecorder records the method, path, key and form body of each request to
 // Stripe.
 type bodyRecorder struct {
 	mu    sync.Mutex
@@ -27,7 +27,9 @@ type bodyRecorder struct {
 
 type recordedCall struct {
 	Method, Path string
-	Form         url.Values
+	// Key is the bearer key the request was made with.
+	Key  string
+	Form url.Values
 }
 
 func (b *bodyRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -41,7 +43,8 @@ func (b *bodyRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 		form, _ = url.ParseQuery(string(raw))
 	}
 	b.mu.Lock()
-	b.calls = append(b.calls, recordedCall{Method: r.Method, Path: r.URL.Path, Form: form})
+	b.calls = append(b.calls, recordedCall{Method: r.Method, Path: r.URL.Path, Form: form,
+		Key: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")})
 	b.mu.Unlock()
 	return http.DefaultTransport.RoundTrip(r)
 }

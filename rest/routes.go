@@ -67,6 +67,8 @@ var Routes = []Route{
 
 	{Method: "POST", Path: "/v1/processor/webhook", Handler: (*API).processorWebhook, Access: Signed,
 		Note: "processor to service: verified by signature, never limited; no GraphQL"},
+	{Method: "POST", Path: "/v1/processor/webhook/accounts/{account_id}", Handler: (*API).testProcessorWebhook, Access: Signed,
+		Note: "a seller's test account to service (test mode): verified by its endpoint's signature, never limited; no GraphQL"},
 
 	{Method: "POST", Path: "/v1/api-keys/self-revoke", Handler: (*API).selfRevoke, GraphQL: "Mutation.selfRevokeApiKey",
 		Note: "unlimited: a leaked key can always be revoked"},
