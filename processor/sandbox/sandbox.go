@@ -87,7 +87,9 @@ func (p *Processor) RegisterTestEndpoint(ctx context.Context, apiKey, url string
 }
 
 // DeleteTestEndpoint does nothing (see RegisterTestEndpoint).
-func (p *Processor) DeleteTestEndpoint(ctx context.Context, apiKey, endpointID string) error { return nil }
+func (p *Processor) DeleteTestEndpoint(ctx context.Context, apiKey, endpointID string) error {
+	return nil
+}
 
 // ParseTestWebhook refuses everything, like ParseWebhook.
 func (p *Processor) ParseTestWebhook(payload []byte, header http.Header, secret string) (processor.Event, error) {
