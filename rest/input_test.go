@@ -52,15 +52,16 @@ var exampleBodies = map[string]map[string]any{
 
 // routesWithoutJSONBody are the routes of the table that read no JSON body.
 var routesWithoutJSONBody = map[string]string{
-	"POST /v1/files":                                 "multipart (TestInputBoundaryUpload)",
-	"POST /v1/processor/webhook":                     "signed by the processor",
-	"POST /v1/api-keys/self-revoke":                  "no body",
-	"POST /v1/account/processor/connect":             "no body",
-	"POST /v1/orders/{id}/redeliver":                 "no body",
-	"POST /v1/orders/{id}/refund":                    "no body",
-	"POST /v1/webhooks/{id}/test":                    "no body",
-	"POST /v1/listings/{id}/publish":                 "no body",
-	"POST /v1/webhooks/{id}/events/{event_id}/retry": "no body",
+	"POST /v1/files":                                   "multipart (TestInputBoundaryUpload)",
+	"POST /v1/processor/webhook":                       "signed by the processor",
+	"POST /v1/processor/webhook/accounts/{account_id}": "signed by the seller's test account",
+	"POST /v1/api-keys/self-revoke":                    "no body",
+	"POST /v1/account/processor/connect":               "no body",
+	"POST /v1/orders/{id}/redeliver":                   "no body",
+	"POST /v1/orders/{id}/refund":                      "no body",
+	"POST /v1/webhooks/{id}/test":                      "no body",
+	"POST /v1/listings/{id}/publish":                   "no body",
+	"POST /v1/webhooks/{id}/events/{event_id}/retry":   "no body",
 }
 
 // pathIDPrefix is the id prefix of each path parameter, by name and the
@@ -84,6 +85,8 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "lst"
 			case "deliverables":
 				return "del"
+			case "accounts":
+				return "acc"
 			}
 		}
 	}
