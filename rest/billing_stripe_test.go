@@ -169,7 +169,7 @@ func TestBillingStripe(t *testing.T) {
 	require.Equal(t, "canceled", a["subscription"].(map[string]any)["status"])
 
 	// Stripe ending a subscription by itself also puts the account on free.
-	change = changePlan(t, env, acc.Key, "scale")
+	require.Equal(t, "pending", changePlan(t, env, acc.Key, "scale")["status"])
 	changeID = rec.last("/v1/checkout/sessions").Form.Get("metadata[plan_change_id]")
 	require.Equal(t, cusID, rec.last("/v1/checkout/sessions").Form.Get("customer"), "the customer is reused")
 	sub2 := "sub_2" + u
