@@ -262,13 +262,17 @@ var actionTable = slicesConcat(
 		}),
 	[]actionSpec{
 		{Code: ActPublishListing, Scope: scopeAccount,
-			When:    func(f *facts) (model.ActionPriority, bool) { return suggested(!f.HasPublishedListing && f.DraftListingID != "") },
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(!f.HasPublishedListing && f.DraftListingID != "")
+			},
 			Message: fixed("Publish your draft listing to get a product page buyers can pay on."),
 			Method:  model.ResolveMethodPost, Path: "/v1/listings/{id}/publish", Field: "publishListing",
 			Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.DraftListingID}} },
 		},
 		{Code: ActPublishListing, Scope: scopeAccount,
-			When:    func(f *facts) (model.ActionPriority, bool) { return suggested(!f.HasPublishedListing && f.DraftListingID == "") },
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(!f.HasPublishedListing && f.DraftListingID == "")
+			},
 			Message: fixed("Create a listing (ask your human for its title and price), then publish it to get a product page buyers can pay on."),
 			Method:  model.ResolveMethodPost, Path: "/v1/listings", Field: "createListing", Body: "input",
 			Call: func(*facts) apiCall {
