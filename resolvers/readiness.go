@@ -186,7 +186,8 @@ func fulfillRows(sc scope, msg func(f *facts) string, order func(f *facts) (id, 
 			Method: model.ResolveMethodPost, Path: "/v1/orders/{id}/fulfill", Field: "fulfillOrder", Body: "input",
 			Call: func(f *facts) apiCall {
 				id, _, _ := order(f)
-				return apiCall{Args: map[string]string{"id": id}}
+				// Fulfill takes a JSON body: an empty one marks a webhook order fulfilled.
+				return apiCall{Args: map[string]string{"id": id}, Params: map[string]any{}}
 			},
 		},
 	}

@@ -128,7 +128,8 @@ func TestActionResolves(t *testing.T) {
 	require.Equal(t, []string{"deliverables[0].type", "deliverables[0].value"}, inputNames(gen[0]))
 	require.Equal(t, "TEXT", gen[0].Resolve.GraphQL.Variables["input"].(map[string]any)["deliverables"].([]any)[0].(map[string]any)["type"])
 	hook := orderActions(&db.Order{ID: "ord_1", Status: db.OrderPaid, ContentType: "webhook"})
-	require.Nil(t, hook[0].Resolve.Params, "a webhook order takes no deliverables")
+	require.Equal(t, map[string]any{}, hook[0].Resolve.Params, "a webhook order takes no deliverables")
+	require.Equal(t, map[string]any{}, hook[0].Resolve.GraphQL.Variables["input"])
 	require.Empty(t, hook[0].Resolve.Inputs)
 	require.Empty(t, orderActions(&db.Order{ID: "ord_1", Status: db.OrderFulfilled, ContentType: "webhook"}))
 
