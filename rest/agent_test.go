@@ -349,7 +349,7 @@ func (d *restDriver) Bootstrap(t *testing.T, email string, passcode func() strin
 	require.Equal(t, 200, st, "%v", s)
 	st, v := d.do(t, "POST", "/v1/bootstrap/verify", map[string]any{"session_id": s["session_id"], "code": passcode()})
 	require.Equal(t, 200, st, "%v", v)
-	st, store := d.do(t, "POST", "/v1/bootstrap/store", map[string]any{"session_id": s["session_id"], "display_name": "Agent Shop "+testkit.Unique()})
+	st, store := d.do(t, "POST", "/v1/bootstrap/store", map[string]any{"session_id": s["session_id"], "display_name": "Agent Shop " + testkit.Unique()})
 	require.Equal(t, 200, st, "%v", store)
 	d.key = store["api_key"].(string)
 	d.boot = len(d.rec.list())
@@ -397,7 +397,9 @@ type graphQLDriver struct {
 	boot []string
 }
 
-func newGraphQLDriver(env *testkit.Env) *graphQLDriver { return &graphQLDriver{rest: newRESTDriver(env)} }
+func newGraphQLDriver(env *testkit.Env) *graphQLDriver {
+	return &graphQLDriver{rest: newRESTDriver(env)}
+}
 
 const agentReadinessSelection = `readiness { operational next
   actions { code kind priority message resolve { method endpoint url params inputs { name description example } graphql { query variables } mcp { tool arguments } } }
@@ -428,7 +430,7 @@ func (d *graphQLDriver) Bootstrap(t *testing.T, email string, passcode func() st
 	}
 	s := d.post(t, d.boot[0], map[string]any{"input": map[string]any{"email": email}})
 	d.post(t, d.boot[1], map[string]any{"input": map[string]any{"sessionId": s["sessionId"], "code": passcode()}})
-	store := d.post(t, d.boot[2], map[string]any{"input": map[string]any{"sessionId": s["sessionId"], "displayName": "Agent Shop "+testkit.Unique()}})
+	store := d.post(t, d.boot[2], map[string]any{"input": map[string]any{"sessionId": s["sessionId"], "displayName": "Agent Shop " + testkit.Unique()}})
 	d.rest.key = store["apiKey"].(string)
 	return d.rest.key, store["readiness"].(map[string]any)
 }
