@@ -221,3 +221,33 @@ func routeOf(t *testing.T, method, path string) rest.Route {
 	require.Failf(t, "no route", "%s %s", method, path)
 	return rest.Route{}
 }
+
+// The whole readiness graph an agent reads — the account's readiness and
+// 100 listings' and 100 orders', each action with its three forms and
+// inputs, each with refresh — fits the cost limit in one operation
+// (CONTRACT §14).
+func TestFullReadinessGraphFitsCostLimit(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	actions := `next actions { code kind priority message resolve { method endpoint url params
+	  inputs { name description example } graphql { query variables } mcp { tool arguments } } }
+	  refresh { method endpoint graphql { query variables } mcp { tool arguments } }`
+	q := `{ viewer { id readiness { operational ` + actions + ` }
+	  listings(first: 100) { edges { node { id status url readiness { sellable ` + actions + ` } } } pageInfo { hasNextPage endCursor } }
+	  orders(first: 100) { edges { node { id status contentType readiness { ` + actions + ` } } } pageInfo { hasNextPage endCursor } } } }`
+	r := env.Post("/graphql", acc.Key, map[string]any{"query": q})
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	var out struct {
+		Errors     []map[string]any `json:"errors"`
+		Extensions struct {
+			Cost struct {
+				Requested int `json:"requested"`
+			} `json:"cost"`
+		} `json:"extensions"`
+	}
+	r.Decode(t, &out)
+	require.Empty(t, out.Errors)
+	t.Logf("the full readiness graph costs %d", out.Extensions.Cost.Requested)
+	require.LessOrEqual(t, out.Extensions.Cost.Requested, 2000)
+}
