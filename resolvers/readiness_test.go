@@ -183,7 +183,7 @@ func checkOperation(t *testing.T, schema *ast.Schema, g *model.GraphQLCall, m *m
 	t.Helper()
 	require.NotNil(t, g, "graphql form")
 	require.NotNil(t, m, "mcp form")
-	doc, errs := gqlparser.LoadQuery(schema, g.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, g.Query, nil)
 	require.Empty(t, errs, "query does not validate: %s", g.Query)
 	require.Len(t, doc.Operations, 1)
 	op := doc.Operations[0]
