@@ -72,6 +72,7 @@ func TestAccountActions(t *testing.T) {
 			require.Equal(t, tc.want, codes(actions))
 			r := accountReadiness(actions)
 			require.Equal(t, tc.operational, r.Operational)
+			require.Equal(t, !tc.operational, accountBlocked(tc.facts), "the product page's rule agrees")
 			require.Equal(t, "/v1/account", r.Refresh.Endpoint)
 			if len(tc.want) == 0 {
 				require.Nil(t, r.Next)
