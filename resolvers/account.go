@@ -31,6 +31,7 @@ type accountExtras struct {
 	hasPublishedListing bool
 	draftListingID      string
 	awaitingOrderID     string
+	awaitingContentType string
 	testMode            bool
 	subscription        *subscriptionRow
 }
@@ -56,6 +57,8 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  ORDER BY l.id DESC LIMIT 1), ''),
        coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
                  ORDER BY o.id LIMIT 1), ''),
+       coalesce((SELECT o.content_type FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
+                 ORDER BY o.id LIMIT 1), ''),
        a.processor_test_key IS NOT NULL,
        (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
                                     FROM subscriptions WHERE account_id = a.id) s)
@@ -72,7 +75,7 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode,
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
 		&ex.subscription)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
@@ -116,11 +119,22 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		HasPublishedListing:        ex.hasPublishedListing,
 		DraftListingID:             ex.draftListingID,
 		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
+		AwaitingContentType:        ex.awaitingContentType,
+		HasOrderPaidHook:           ex.hasOrderPaidHook,
+	}
+	if a.Currency != nil {
+		f.Currency = *a.Currency
 	}
 	if a.OnboardingToken != nil {
-		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken
+		f.OnboardingURL = r.OnboardingURL(*a.OnboardingToken)
 	}
 	return f
+}
+
+// OnboardingURL is the stable page that sends a human to a fresh
+// processor onboarding link (CONTRACT §7).
+func (r *Resolver) OnboardingURL(token string) string {
+	return r.BaseURL + "/processor/onboarding/" + token
 }
 
 func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {
