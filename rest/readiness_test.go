@@ -63,7 +63,11 @@ func TestSellableAgreesWithProductPage(t *testing.T) {
 			}
 			lr := env.Get("/v1/listings/"+id, acc.Key).JSON(t)["readiness"].(map[string]any)
 			page := env.Get("/p/"+slug, "")
-			require.Equal(t, 200, page.Status)
+			if tc.next == "update_billing" && !tc.operational {
+				require.Equal(t, 410, page.Status, "an unpaid account's product pages are unavailable (CONTRACT §16)")
+			} else {
+				require.Equal(t, 200, page.Status)
+			}
 			buyable := strings.Contains(string(page.Body), `action="/p/`+slug+`/checkout"`)
 			require.Equal(t, lr["sellable"], buyable, "readiness.sellable and the product page agree")
 			require.Equal(t, tc.operational, lr["sellable"], "a published listing sells exactly when the account is operational")
