@@ -27,6 +27,8 @@ export function restartSubscriptions(): void {
 export const client = new Client({
   url: graphqlPath,
   fetchOptions: { credentials: 'same-origin' },
+  // POST always: GET /graphql is the IDE.
+  preferGetMethod: false,
   requestPolicy: 'cache-and-network',
   exchanges: [
     cacheExchange,

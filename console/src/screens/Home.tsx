@@ -2,15 +2,17 @@ import { useQuery } from 'urql';
 import { HomeQuery } from '../ops';
 import { ActionList } from '../actions';
 import { problemsOf } from '../problems';
-import { Link } from '../router';
-import { Badge, Empty, FormErrors, Loading, Page, Time, formatMoney } from '../ui';
+import { Link, useLocation } from '../router';
+import { Badge, Empty, FormErrors, Loading, Notice, Page, Time, formatMoney } from '../ui';
 
 export function Home() {
   const [{ data, fetching, error }, refetch] = useQuery({ query: HomeQuery });
   const v = data?.viewer;
   const again = () => refetch({ requestPolicy: 'network-only' });
+  const { query } = useLocation();
   return (
     <Page title="Home">
+      {query.get('processor') === 'connected' && <Notice>Processor connected: onboarding is complete.</Notice>}
       <FormErrors problems={problemsOf(error)} />
       {!v && fetching && <Loading />}
       {v && (

@@ -1,0 +1,49 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const screenshotsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+
+/** The passcode of the newest sandbox mail to `email` (the mailbox is /sandbox/mail). */
+export async function passcodeFor(request: APIRequestContext, email: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const box = await (await request.get('/sandbox/mail')).text();
+        const row = box.split('<tr>').find((r) => r.includes(`<td>${email}</td>`));
+        const href = row?.match(/href="(\/sandbox\/mail\/[^"]+)"/)?.[1];
+        if (!href) return '';
+        const msg = (await (await request.get(href)).text()).replace(/<[^>]*>/g, ' ');
+        code = msg.match(/passcode is:\s*(\d{6})/)?.[1] ?? '';
+        return code;
+      },
+      { message: `a passcode mailed to ${email}`, timeout: 20_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export async function expectAccessible(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, `axe violations on ${screen}`).toEqual([]);
+}
+
+/** Screenshots of the current screen at desktop width and at 375 px. */
+export async function screenshots(page: Page, name: string) {
+  mkdirSync(screenshotsDir, { recursive: true });
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: join(screenshotsDir, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: join(screenshotsDir, `${name}-375.png`), fullPage: true });
+  await page.setViewportSize(size);
+}
