@@ -259,11 +259,13 @@ func (s *Server) routes() http.Handler {
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
 	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
+	// An API key, or else the console's session cookie (sessions.go).
+	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
-	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
+	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
 	// The body limit comes first: nothing reads more than 1 MiB of JSON.
-	r.With(graphQLBodyLimit(ps), api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
 	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
