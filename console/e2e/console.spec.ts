@@ -158,7 +158,7 @@ test('create a listing with an uploaded file and publish it', async () => {
   await expect(page).toHaveURL(/\/console\/listings\/lst_/);
   listingId = page.url().split('/').pop()!;
   await expect(page.getByRole('heading', { name: 'Field guide to moss' })).toBeVisible();
-  await expect(page.locator('#deliverables').locator('..')).toContainText('moss-guide.pdf');
+  await expect(page.getByRole('region', { name: 'Deliverables', exact: true })).toContainText('moss-guide.pdf');
   await page.getByRole('button', { name: 'Publish' }).first().click();
   await expect(page.locator('.page-head .badge')).toHaveText('published');
   await expect(page.getByRole('heading', { name: 'On sale' })).toBeVisible();

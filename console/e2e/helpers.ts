@@ -42,8 +42,21 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: join(screenshotsDir, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
+  const wide = await page.evaluate(() => {
+    const limit = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= limit) return [];
+    return [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > limit + 1)
+      .filter((e) => {
+        for (let a = e.parentElement; a; a = a.parentElement) {
+          if (getComputedStyle(a).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)} px)`);
+  });
+  expect(wide, `${name} scrolls sideways at 375 px`).toEqual([]);
   await page.screenshot({ path: join(screenshotsDir, `${name}-375.png`), fullPage: true });
   await page.setViewportSize(size);
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ViewerQuery } from './ops';
-import { SignOut } from './session';
+import { SignOut } from './ops';
 import { restartSubscriptions } from './client';
 import { isAuthError, problemsOf } from './problems';
 import { Link, useLocation } from './router';

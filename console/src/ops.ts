@@ -251,7 +251,7 @@ export const WebhooksQuery = graphql(`
   query Webhooks {
     viewer {
       id
-      webhooks(first: 100) {
+      webhooks(first: 20) {
         edges {
           node {
             id
@@ -349,4 +349,14 @@ export const BillingQuery = graphql(`
     plans { id name feeRate monthlyPrice currency }
     viewer { id plan feeRate billingStatus }
   }
+`);
+
+export const SignIn = graphql(`
+  mutation SignIn($input: SignInInput!) {
+    signIn(input: $input) { expiresAt account { id email } }
+  }
+`);
+
+export const SignOut = graphql(`
+  mutation SignOut { signOut }
 `);

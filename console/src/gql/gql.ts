@@ -41,7 +41,7 @@ type Documents = {
     "\n  mutation RefundOrder($id: ID!) { refundOrder(id: $id) { ...OrderFields } }\n": typeof types.RefundOrderDocument,
     "\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n": typeof types.RedeliverOrderDocument,
     "\n  query Customers($first: Int, $after: String, $email: String) {\n    viewer {\n      id\n      customers(first: $first, after: $after, email: $email) {\n        edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.CustomersDocument,
-    "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 100) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.WebhooksDocument,
+    "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.WebhooksDocument,
     "\n  mutation CreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) { id url name events status secret }\n  }\n": typeof types.CreateWebhookDocument,
     "\n  mutation UpdateWebhook($id: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(id: $id, input: $input) { id status disabledReason consecutiveFailures }\n  }\n": typeof types.UpdateWebhookDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
@@ -55,6 +55,8 @@ type Documents = {
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": typeof types.UpdateStoreDocument,
     "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": typeof types.UpdateAccountDocument,
     "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n": typeof types.BillingDocument,
+    "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": typeof types.SignInDocument,
+    "\n  mutation SignOut { signOut }\n": typeof types.SignOutDocument,
 };
 const documents: Documents = {
     "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params }\n  }\n": types.ActionFieldsFragmentDoc,
@@ -84,7 +86,7 @@ const documents: Documents = {
     "\n  mutation RefundOrder($id: ID!) { refundOrder(id: $id) { ...OrderFields } }\n": types.RefundOrderDocument,
     "\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n": types.RedeliverOrderDocument,
     "\n  query Customers($first: Int, $after: String, $email: String) {\n    viewer {\n      id\n      customers(first: $first, after: $after, email: $email) {\n        edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.CustomersDocument,
-    "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 100) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": types.WebhooksDocument,
+    "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": types.WebhooksDocument,
     "\n  mutation CreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) { id url name events status secret }\n  }\n": types.CreateWebhookDocument,
     "\n  mutation UpdateWebhook($id: ID!, $input: UpdateWebhookInput!) {\n    updateWebhook(id: $id, input: $input) { id status disabledReason consecutiveFailures }\n  }\n": types.UpdateWebhookDocument,
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
@@ -98,6 +100,8 @@ const documents: Documents = {
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": types.UpdateStoreDocument,
     "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": types.UpdateAccountDocument,
     "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n": types.BillingDocument,
+    "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": types.SignInDocument,
+    "\n  mutation SignOut { signOut }\n": types.SignOutDocument,
 };
 
 /**
@@ -225,7 +229,7 @@ export function graphql(source: "\n  query Customers($first: Int, $after: String
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 100) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 100) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -278,6 +282,14 @@ export function graphql(source: "\n  mutation UpdateAccount($input: UpdateAccoun
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n"): (typeof documents)["\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n"): (typeof documents)["\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SignOut { signOut }\n"): (typeof documents)["\n  mutation SignOut { signOut }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -388,8 +388,8 @@ function ListingForm({
         )}
       </form>
       {listing && (
-        <section aria-labelledby="deliverables" id="deliverables">
-          <h2 id="deliverables">Deliverables</h2>
+        <section aria-labelledby="deliverables-title" id="deliverables">
+          <h2 id="deliverables-title">Deliverables</h2>
           {listing.deliverables.length === 0 ? (
             <p className="muted">
               No deliverables: orders are fulfilled {listing.externalDelivery === 'WEBHOOK' ? 'by your order.paid webhook' : 'by you'}.

@@ -3,8 +3,7 @@
 // then signIn turns the verified session into the console's cookie.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
-import { CompleteBootstrap, StartBootstrap, VerifyBootstrap } from '../ops';
-import { SignIn } from '../session';
+import { CompleteBootstrap, SignIn, StartBootstrap, VerifyBootstrap } from '../ops';
 import { problemsOf, type Problem } from '../problems';
 import { Field, FormErrors, Notice, Secret } from '../ui';
 
