@@ -44,10 +44,13 @@ export async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 375, height: 812 });
   const wide = await page.evaluate(() => {
     const limit = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= limit) return [];
-    return [...document.querySelectorAll('body *')]
+    const excess = document.documentElement.scrollWidth - limit;
+    if (excess <= 0) return [];
+    const culprits = [...document.querySelectorAll('body *')]
       .filter((e) => e.getBoundingClientRect().right > limit + 1)
       .filter((e) => {
+        // Inside a scroll container only what escapes it (absolute positioning) counts.
+        if (getComputedStyle(e).position === 'absolute' || getComputedStyle(e).position === 'fixed') return true;
         for (let a = e.parentElement; a; a = a.parentElement) {
           if (getComputedStyle(a).overflowX !== 'visible') return false;
         }
@@ -55,6 +58,7 @@ export async function screenshots(page: Page, name: string) {
       })
       .slice(0, 5)
       .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)} px)`);
+    return [`${excess} px too wide`, ...culprits];
   });
   expect(wide, `${name} scrolls sideways at 375 px`).toEqual([]);
   await page.screenshot({ path: join(screenshotsDir, `${name}-375.png`), fullPage: true });

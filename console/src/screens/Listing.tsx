@@ -323,9 +323,12 @@ function ListingForm({
               <img className="cover" src={listing.coverUrl} alt={`Cover of ${listing.title}`} />
             </p>
           )}
-          <FileUpload purpose="COVER" accept="image/*" label="Cover image" problems={problems} param="cover" onUploaded={setCover} />
+          {editable && (
+            <FileUpload purpose="COVER" accept="image/*" label="Cover image" problems={problems} param="cover" onUploaded={setCover} />
+          )}
+          {!editable && !listing?.coverUrl && <p className="muted">No cover.</p>}
           {cover && <p className="muted">New cover: {cover.filename}</p>}
-          {listing?.coverUrl && !cover && (
+          {editable && listing?.coverUrl && !cover && (
             <label className="check">
               <input type="checkbox" checked={removeCover} onChange={(e) => setRemoveCover(e.target.checked)} /> Remove the cover
             </label>
@@ -345,7 +348,7 @@ function ListingForm({
         </fieldset>
         <fieldset disabled={!editable || busy}>
           <legend>Checkout fields</legend>
-          <p className="muted">Questions buyers answer at checkout (at most 10).</p>
+          {editable && <p className="muted">Questions buyers answer at checkout (at most 10).</p>}
           {schema.map((row, i) => (
             <SchemaEditorRow
               key={i}
@@ -353,10 +356,11 @@ function ListingForm({
               row={row}
               problems={problems}
               onChange={(r) => setSchema(schema.map((x, j) => (j === i ? r : x)))}
-              onRemove={() => setSchema(schema.filter((_, j) => j !== i))}
+              onRemove={editable ? () => setSchema(schema.filter((_, j) => j !== i)) : undefined}
             />
           ))}
-          {schema.length < 10 && (
+          {!editable && schema.length === 0 && <p className="muted">None.</p>}
+          {editable && schema.length < 10 && (
             <button
               type="button"
               className="secondary"
@@ -450,7 +454,7 @@ function SchemaEditorRow({
   row: SchemaRow;
   problems: Problem[];
   onChange: (r: SchemaRow) => void;
-  onRemove: () => void;
+  onRemove?: () => void;
 }) {
   const p = `checkout_schema[${index}]`;
   return (
@@ -471,9 +475,11 @@ function SchemaEditorRow({
       <label className="check">
         <input type="checkbox" checked={row.required} onChange={(e) => onChange({ ...row, required: e.target.checked })} /> Required
       </label>
-      <button type="button" className="secondary" onClick={onRemove}>
-        Remove field {index + 1}
-      </button>
+      {onRemove && (
+        <button type="button" className="secondary" onClick={onRemove}>
+          Remove field {index + 1}
+        </button>
+      )}
     </div>
   );
 }
