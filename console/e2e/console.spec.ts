@@ -288,12 +288,26 @@ test('create an API key, see it once, revoke it', async () => {
   await expect(page.getByRole('row', { name: /CI deploys/ })).toHaveCount(0);
 });
 
-test('sign out ends the session', async () => {
+test('sign out ends the session; signing in again needs only the passcode', async ({ request }) => {
   await page.goto('/console/');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in or create an account' })).toBeVisible();
   await page.goto('/console/orders');
   await expect(page.getByRole('heading', { name: 'Sign in or create an account' })).toBeVisible();
+
+  // A wrong passcode is shown next to the passcode field.
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a passcode' }).click();
+  const passcode = page.getByLabel('Passcode');
+  await expect(passcode).toBeVisible();
+  const code = await passcodeFor(request, email);
+  await passcode.fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(passcode).toHaveAttribute('aria-invalid', 'true');
+  await passcode.fill(code);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Orders' })).toBeVisible();
+  await expect(page.getByTestId('secret')).toHaveCount(0);
 });
 
 test('no request went to another host', async () => {

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 export const screenshotsDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
 
-/** The passcode of the newest sandbox mail to `email` (the mailbox is /sandbox/mail). */
+const usedMail = new Set<string>();
+
+/** The passcode of the newest sandbox mail to `email` not read before (the mailbox is /sandbox/mail, newest first). */
 export async function passcodeFor(request: APIRequestContext, email: string): Promise<string> {
   let code = '';
   await expect
@@ -15,9 +17,10 @@ export async function passcodeFor(request: APIRequestContext, email: string): Pr
         const box = await (await request.get('/sandbox/mail')).text();
         const row = box.split('<tr>').find((r) => r.includes(`<td>${email}</td>`));
         const href = row?.match(/href="(\/sandbox\/mail\/[^"]+)"/)?.[1];
-        if (!href) return '';
+        if (!href || usedMail.has(href)) return '';
         const msg = (await (await request.get(href)).text()).replace(/<[^>]*>/g, ' ');
         code = msg.match(/passcode is:\s*(\d{6})/)?.[1] ?? '';
+        if (code) usedMail.add(href);
         return code;
       },
       { message: `a passcode mailed to ${email}`, timeout: 20_000 },
