@@ -20,6 +20,11 @@ let listingId = '';
 let productUrl = '';
 let orderId = '';
 const foreign: string[] = [];
+// A 1×1 PNG.
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 // A local webhook receiver (the service runs with ALLOW_PRIVATE_TARGETS).
 let receiver: Server;
@@ -149,6 +154,8 @@ test('create a listing with an uploaded file and publish it', async () => {
   await expect(page.getByText('Uploaded moss-guide.pdf')).toBeVisible();
   await page.getByRole('button', { name: 'Add deliverable' }).click();
   await expect(page.locator('.items')).toContainText('moss-guide.pdf');
+  await page.getByLabel('Cover image').setInputFiles({ name: 'moss.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('Uploaded moss.png')).toBeVisible();
   await page.getByRole('button', { name: 'Add a checkout field' }).click();
   await page.getByLabel('Key').fill('favourite_moss');
   await page.getByLabel('Label').fill('Your favourite moss');
@@ -158,6 +165,7 @@ test('create a listing with an uploaded file and publish it', async () => {
   await expect(page).toHaveURL(/\/console\/listings\/lst_/);
   listingId = page.url().split('/').pop()!;
   await expect(page.getByRole('heading', { name: 'Field guide to moss' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Cover of Field guide to moss' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Deliverables', exact: true })).toContainText('moss-guide.pdf');
   await page.getByRole('button', { name: 'Publish' }).first().click();
   await expect(page.locator('.page-head .badge')).toHaveText('published');
@@ -251,6 +259,12 @@ test('customers, settings, billing and home show the account', async () => {
 
   await page.goto('/console/settings');
   await expect(page.getByLabel('Name')).toHaveValue('Playwright Prints');
+  await page.getByLabel('Bio').fill('Small prints of small plants.');
+  await page.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('Uploaded me.png')).toBeVisible();
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByText('Profile saved.')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Your avatar' })).toBeVisible();
   await page.getByLabel('Google Analytics measurement id').fill('G-BAD');
   await page.getByRole('button', { name: 'Save settings' }).click();
   const ga = page.getByLabel('Google Analytics measurement id');
