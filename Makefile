@@ -104,6 +104,10 @@ refresh-disposable-domains: ## Refresh the disposable email domain list from npm
 graphiql: ## Refresh the GraphQL IDE's embedded files (server/graphiql/vendor) from npm at the pinned versions
 	scripts/graphiql.sh
 
+.PHONY: apidocs
+apidocs: ## Refresh the API reference's embedded Redoc (server/apidocs/vendor) from npm at the pinned version
+	scripts/apidocs.sh
+
 .PHONY: services-stop
 services-stop: ## Stop the development PostgreSQL and Redis
 	scripts/services.sh stop

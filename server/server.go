@@ -23,6 +23,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"commerce/config"
+	"commerce/console"
 	"commerce/db"
 	"commerce/jobs"
 	"commerce/mail"
@@ -268,7 +269,16 @@ func (s *Server) routes() http.Handler {
 	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
-	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
+	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}
+	site.Routes(r)
+	site.FrontRoutes(r)
+	// The developer console (console.go), the front door and the API reference.
+	mountConsole(r, consolePath(s.Config.ConsoleURL), console.Files, r.NotFoundHandler())
+	r.Get(apidocsPath, apiReference().ServeHTTP)
+	r.Head(apidocsPath, apiReference().ServeHTTP)
+	docFiles := apiReferenceAssets(r.NotFoundHandler())
+	r.Get(apidocsAssets+"*", docFiles.ServeHTTP)
+	r.Head(apidocsAssets+"*", docFiles.ServeHTTP)
 	return r
 }
 
