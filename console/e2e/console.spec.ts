@@ -20,6 +20,7 @@ let listingId = '';
 let productUrl = '';
 let orderId = '';
 const foreign: string[] = [];
+const consoleErrors: string[] = [];
 // A 1×1 PNG.
 const png = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -50,6 +51,13 @@ test.beforeAll(async ({ browser, baseURL }) => {
     }
   });
   page.on('dialog', (d) => d.accept());
+  // The console's own pages (the service's HTML pages are not under test here).
+  page.on('console', (m) => {
+    if (m.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) {
+      consoleErrors.push(`${page.url()}: ${m.text()}`);
+    }
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
 });
 
 test.afterAll(async () => {
@@ -324,6 +332,7 @@ test('sign out ends the session; signing in again needs only the passcode', asyn
   await expect(page.getByTestId('secret')).toHaveCount(0);
 });
 
-test('no request went to another host', async () => {
+test('no request went to another host; no script error or CSP violation', async () => {
   expect(foreign).toEqual([]);
+  expect(consoleErrors).toEqual([]);
 });
