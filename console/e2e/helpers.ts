@@ -67,3 +67,20 @@ export async function screenshots(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotsDir, `${name}-375.png`), fullPage: true });
   await page.setViewportSize(size);
 }
+
+/** Signs a new seller up through the console and connects the sandbox processor; returns the API key. */
+export async function signUpAndConnect(page: Page, request: APIRequestContext, email: string, store: string): Promise<string> {
+  await page.goto('/console/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Email me a passcode' }).click();
+  await page.getByLabel('Passcode').fill(await passcodeFor(request, email));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Store name').fill(store);
+  await page.getByRole('button', { name: 'Create store' }).click();
+  const key = (await page.getByTestId('secret').textContent())!;
+  await page.getByRole('button', { name: 'I stored my key, continue' }).click();
+  await page.getByRole('button', { name: 'Connect the processor' }).click();
+  await page.getByRole('button', { name: 'Complete onboarding' }).click();
+  await expect(page.getByText('Processor connected: onboarding is complete.')).toBeVisible();
+  return key;
+}

@@ -94,7 +94,7 @@ export function Processor() {
             </p>
             <form onSubmit={(e) => saveKey(e, testKey.trim())} noValidate>
               <Field
-                label="Test key"
+                label="Stripe test key"
                 param="processor_test_key"
                 problems={problems.map((x) => (x.param === 'processorTestKey' ? { ...x, param: 'processor_test_key' } : x))}
                 autoComplete="off"
