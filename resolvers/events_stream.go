@@ -338,6 +338,9 @@ func (r *Resolver) streamEvents(ctx context.Context, p Principal, pos int64, typ
 			case <-time.After(pollInterval):
 			}
 			continue
+		case !keyLive && p.KeyID == "" && p.SessionID != "":
+			end = problem.New(problem.AuthenticationError, "The console session was signed out or has expired, or its account was deleted; the subscription ended.")
+			return
 		case !keyLive:
 			end = problem.New(problem.AuthenticationError, "The API key was revoked or has expired, or its account was deleted; the subscription ended.")
 			return

@@ -299,9 +299,15 @@ func TestConsoleSessionWebsocket(t *testing.T) {
 	require.NotNil(t, resp)
 	require.Equal(t, 403, resp.StatusCode)
 
-	// Signed out: a new connection is refused at connection_init.
+	// Signed out: the open subscription ends, and a new connection is
+	// refused at connection_init.
 	res2, _ := consoleGQL(t, env, cookie, `mutation { signOut }`, nil)
 	require.Empty(t, res2.Errors)
+	var accountID string
+	require.NoError(t, env.Server.DB.Pool.QueryRow(t.Context(), `SELECT id FROM accounts WHERE email = $1`, email).Scan(&accountID))
+	insertEvent(t, env.Server.DB.Pool, accountID, "order.paid")
+	ext := c.subscriptionError("feed", 10*time.Second)
+	require.Equal(t, "authentication_error", ext["code"])
 	c2, _, err := dialWS(t, env.URL, "graphql-transport-ws", header)
 	require.NoError(t, err)
 	c2.send(map[string]any{"type": "connection_init", "payload": map[string]any{}})
