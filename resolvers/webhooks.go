@@ -635,7 +635,7 @@ func (r *Resolver) RedeliverOrder(ctx context.Context, orderID string) (*model.R
 	if err := r.limit(ctx, "order_redelivery", "order:"+orderID, "Too many redeliveries of this order."); err != nil {
 		return nil, err
 	}
-	if err := r.limit(ctx, "order_redelivery_key", "key:"+p.KeyID, "Too many redeliveries with this key."); err != nil {
+	if err := r.limit(ctx, "order_redelivery_key", p.Subject(), "Too many redeliveries with this key."); err != nil {
 		return nil, err
 	}
 	out := &model.Redelivery{Object: "redelivery", OrderID: orderID}

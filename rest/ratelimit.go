@@ -43,10 +43,11 @@ func setLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
 }
 
 // Subject is the rate-limit subject of ctx's caller: "key:<key id>" when a
-// key authenticated the request, else "ip:<client ip>".
+// key authenticated the request, "session:<session id>" when a console
+// session did, else "ip:<client ip>".
 func Subject(ctx context.Context) string {
 	if p, ok := resolvers.PrincipalFrom(ctx); ok {
-		return "key:" + p.KeyID
+		return p.Subject()
 	}
 	return IPSubject(ctx)
 }

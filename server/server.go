@@ -23,6 +23,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"commerce/config"
+	"commerce/console"
 	"commerce/db"
 	"commerce/jobs"
 	"commerce/mail"
@@ -260,14 +261,25 @@ func (s *Server) routes() http.Handler {
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
 	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
+	// An API key, or else the console's session cookie (sessions.go).
+	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
-	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
+	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
 	// The body limit comes first: nothing reads more than 1 MiB of JSON.
-	r.With(graphQLBodyLimit(ps), api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	api.Routes(r)
-	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
+	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}
+	site.Routes(r)
+	site.FrontRoutes(r)
+	// The developer console (console.go), the front door and the API reference.
+	mountConsole(r, consolePath(s.Config.ConsoleURL), console.Files, r.NotFoundHandler())
+	r.Get(apidocsPath, apiReference().ServeHTTP)
+	r.Head(apidocsPath, apiReference().ServeHTTP)
+	docFiles := apiReferenceAssets(r.NotFoundHandler())
+	r.Get(apidocsAssets+"*", docFiles.ServeHTTP)
+	r.Head(apidocsAssets+"*", docFiles.ServeHTTP)
 	return r
 }
 
