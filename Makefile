@@ -39,14 +39,15 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml) and docs/graphql.md (rest/routes.go)
+generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go) and the MCP tools (mcp/tools_gen.go)
 	$(GO) tool gqlgen generate
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
+	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
 
 .PHONY: verify
 verify: generate ## Fail when generated code, go.mod or go.sum are out of date
 	$(GO) mod tidy
-	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum); \
+	@changes=$$(git status --porcelain -- graph docs/graphql.md mcp/tools_gen.go go.mod go.sum); \
 	if [ -n "$$changes" ]; then \
 		echo "$$changes"; \
 		echo "verify: generated code or go.mod/go.sum are out of date: run 'make generate' and 'go mod tidy' and commit the result" >&2; \
