@@ -20,6 +20,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"commerce/netguard"
 	"commerce/problem"
 	"commerce/storage"
 )
@@ -122,13 +123,7 @@ func (o Options) tool(spec toolSpec) sdk.ToolHandler {
 			}
 			vars[spec.Upload] = body
 		}
-		resp := o.Exec(ctx, spec.Document, vars)
-		if upload != nil {
-			if f, ok := vars[spec.Upload].(graphql.Upload).File.(*remoteFile); ok && f.err != nil {
-				return problemResult(problem.Validation("url", "The file could not be fetched from url: "+f.err.Error()+".")), nil
-			}
-		}
-		return result(spec.Field, resp), nil
+		return result(spec.Field, o.Exec(ctx, spec.Document, vars)), nil
 	}
 }
 
@@ -245,8 +240,8 @@ func (o Options) uploadBody(ctx context.Context, a *uploadArgs) (graphql.Upload,
 // fetchTimeout bounds fetching an upload_file url.
 const fetchTimeout = 60 * time.Second
 
-// remoteFile reads a URL on first read. Its error (err) is what the caller
-// reports: the use case sees only a failed read.
+// remoteFile reads a URL on first read. A failure is the validation_error
+// (param url) that the use case's error wraps.
 type remoteFile struct {
 	ctx    context.Context
 	client *http.Client
@@ -265,10 +260,15 @@ func (f *remoteFile) Read(p []byte) (int, error) {
 	}
 	n, err := f.body.Read(p)
 	if err != nil && !errors.Is(err, io.EOF) {
-		f.err = errors.New("the transfer failed")
+		f.fail(errors.New("the transfer failed"))
 		return n, f.err
 	}
 	return n, err
+}
+
+// fail records why the URL could not be read, as the problem to report.
+func (f *remoteFile) fail(why error) {
+	f.err = problem.Validation("url", "The file could not be fetched from url: "+why.Error()+".")
 }
 
 func (f *remoteFile) open() {
@@ -276,17 +276,17 @@ func (f *remoteFile) open() {
 	f.cancel = cancel
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.url, nil)
 	if err != nil {
-		f.err = errors.New("it is not a valid URL")
+		f.fail(errors.New("it is not a valid URL"))
 		return
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		f.err = fetchError(err)
+		f.fail(fetchError(err))
 		return
 	}
 	if resp.StatusCode >= 400 {
 		_ = resp.Body.Close()
-		f.err = fmt.Errorf("it answered %d", resp.StatusCode)
+		f.fail(fmt.Errorf("it answered %d", resp.StatusCode))
 		return
 	}
 	f.body = resp.Body
@@ -298,7 +298,7 @@ func fetchError(err error) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("it did not answer within %s", fetchTimeout)
-	case strings.Contains(msg, "forbidden") || strings.Contains(msg, "not allowed") || strings.Contains(msg, "private"):
+	case errors.Is(err, netguard.ErrForbiddenAddress):
 		return errors.New("its address is not allowed (private, loopback or reserved)")
 	case strings.Contains(msg, "no such host"):
 		return errors.New("its host does not resolve")
