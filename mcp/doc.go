@@ -17,4 +17,6 @@ type toolSpec struct {
 	Upload      string
 	InputSchema string
 	Document    string
+	// Pages: the arguments that carry a connection's arguments (gen.Tool).
+	Pages map[string][]string
 }

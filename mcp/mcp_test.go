@@ -201,6 +201,30 @@ func TestCreateListingThenViewer(t *testing.T) {
 	res, out = call(t, connect(t, env, other.Key), "listing", map[string]any{"id": id})
 	require.Equal(t, "not_found", toolError(t, res, out)["code"])
 
+	// The connections in viewer page through their own argument.
+	res, out = call(t, cs, "create_listing", map[string]any{"input": map[string]any{"title": "Second", "price": 700}})
+	require.False(t, res.IsError, "%v", out)
+	second := out["createListing"].(map[string]any)["id"]
+	seen := map[any]bool{}
+	var after any
+	for page := 0; page < 2; page++ {
+		res, out = call(t, cs, "viewer", map[string]any{"listings": map[string]any{"first": 1, "after": after}})
+		require.False(t, res.IsError, "%v", out)
+		conn := out["viewer"].(map[string]any)["listings"].(map[string]any)
+		edges := conn["edges"].([]any)
+		require.Len(t, edges, 1)
+		seen[edges[0].(map[string]any)["node"].(map[string]any)["id"]] = true
+		pi := conn["pageInfo"].(map[string]any)
+		require.Equal(t, page == 0, pi["hasNextPage"])
+		after = pi["endCursor"]
+	}
+	require.Equal(t, map[any]bool{id: true, second: true}, seen)
+	res, out = call(t, cs, "viewer", map[string]any{"listings": map[string]any{"status": "PUBLISHED"}})
+	require.False(t, res.IsError, "%v", out)
+	require.Empty(t, out["viewer"].(map[string]any)["listings"].(map[string]any)["edges"])
+	res, out = call(t, cs, "viewer", map[string]any{"listings": map[string]any{"size": 1}})
+	require.Equal(t, "listings.size", toolError(t, res, out)["param"])
+
 	// Validation: a wrong type, a missing required field, an unknown argument.
 	res, out = call(t, cs, "create_listing", map[string]any{"input": map[string]any{"title": "x", "price": "cheap"}})
 	e := toolError(t, res, out)

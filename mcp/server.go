@@ -182,6 +182,24 @@ func variables(spec toolSpec, raw json.RawMessage) (map[string]any, *uploadArgs,
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if subs, ok := spec.Pages[k]; ok {
+			v := vars[k]
+			delete(vars, k)
+			if v == nil {
+				continue
+			}
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, nil, problem.Validation(k, k+" must be an object of the connection's arguments ("+strings.Join(subs, ", ")+").")
+			}
+			for sub, sv := range m {
+				if !slices.Contains(subs, sub) {
+					return nil, nil, problem.Validation(k+"."+sub, fmt.Sprintf("%s takes no argument %q (it takes %s).", k, sub, strings.Join(subs, ", ")))
+				}
+				vars[k+"_"+sub] = sv
+			}
+			continue
+		}
 		if !slices.Contains(spec.Args, k) || k == spec.Upload {
 			return nil, nil, problem.Validation(k, fmt.Sprintf("%s takes no argument %q.", spec.Name, k))
 		}

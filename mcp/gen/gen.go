@@ -21,8 +21,11 @@
 //     a connection's nodes, nor a single related resource inside them (a
 //     field of a Node type such as Order.listing: the node names it by id,
 //     listingId), fields with required arguments left out, and
-//     interfaces (Node) as __typename with each implementation's scalar
-//     fields. A test keeps every document within the cost limit.
+//     a mutation's result selected as a connection's node is (the changed
+//     thing, without lists or related resources: read those with the
+//     queries), and interfaces (Node) as __typename with each implementation's scalar
+//     fields (a field whose type differs between implementations, such as
+//     status, under the alias typename_field: listing_status). A test keeps every document within the cost limit.
 package gen
 
 import (
@@ -60,6 +63,43 @@ type Tool struct {
 	Upload string
 	// Document is the GraphQL operation the tool runs.
 	Document string
+	// Pages maps each argument that carries a connection's arguments
+	// (listings: {first, after}) to those arguments; the document's
+	// variable of each is connection_argument (listings_first).
+	Pages map[string][]string
+}
+
+// pager collects the arguments of a query's connections.
+type pager struct {
+	pages map[string][]string
+	props map[string]any
+	vars  []string
+	err   error
+}
+
+// add declares the arguments of connection f and returns its argument list.
+func (pg *pager) add(s *ast.Schema, f *ast.FieldDefinition) (string, error) {
+	props := map[string]any{}
+	var args []string
+	for _, a := range f.Arguments {
+		sch, err := inputSchema(s, a.Type, a.Description, map[string]bool{})
+		if err != nil {
+			return "", fmt.Errorf("%s(%s): %w", f.Name, a.Name, err)
+		}
+		if a.DefaultValue != nil {
+			if v, err := a.DefaultValue.Value(nil); err == nil {
+				sch["default"] = v
+			}
+		}
+		props[a.Name] = sch
+		v := f.Name + "_" + a.Name
+		pg.vars = append(pg.vars, fmt.Sprintf("$%s: %s", v, a.Type.String()))
+		args = append(args, fmt.Sprintf("%s: $%s", a.Name, v))
+		pg.pages[f.Name] = append(pg.pages[f.Name], a.Name)
+	}
+	pg.props[f.Name] = map[string]any{"type": []any{"object", "null"}, "properties": props, "additionalProperties": false,
+		"description": "The arguments of " + f.Name + " in the result (paging: first, after = the previous page's pageInfo.endCursor). " + strings.TrimSpace(f.Description)}
+	return "(" + strings.Join(args, ", ") + ")", nil
 }
 
 // Tools derives the tools of schema, queries first, each in schema order.
@@ -134,6 +174,31 @@ func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 			required = append(required, a.Name)
 		}
 	}
+	// The connections of a query's result take their arguments (first,
+	// after, filters) from an argument named after the connection.
+	var pg *pager
+	if !mutation {
+		pg = &pager{pages: map[string][]string{}, props: map[string]any{}}
+	}
+	sel, ok := fieldSelection(s, f, 1, mutation, map[string]bool{}, pg)
+	if pg != nil && pg.err != nil {
+		return t, pg.err
+	}
+	if !ok {
+		return t, fmt.Errorf("no selectable result")
+	}
+	if pg != nil {
+		for name, p := range pg.props {
+			if _, taken := props[name]; taken {
+				return t, fmt.Errorf("connection %s has the name of an argument", name)
+			}
+			props[name] = p
+		}
+		t.Pages = pg.pages
+		vars = append(vars, pg.vars...)
+	}
+	// (A mutation's result is the thing it changed: lists and related
+	// resources are read with the query tools, as inside a connection.)
 	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {
 		in["required"] = required
@@ -156,10 +221,6 @@ func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 	doc.WriteString(" { " + f.Name)
 	if len(args) > 0 {
 		doc.WriteString("(" + strings.Join(args, ", ") + ")")
-	}
-	sel, ok := fieldSelection(s, f, 1, false, map[string]bool{})
-	if !ok {
-		return t, fmt.Errorf("no selectable result")
 	}
 	doc.WriteString(sel + " }")
 	t.Document = doc.String()
@@ -275,7 +336,7 @@ func scalarSchema(name string) map[string]any {
 // fieldSelection is the selection set of a field at level (1: a root
 // field), "" for a leaf; false when the field has nothing to select within
 // the limits.
-func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn bool, path map[string]bool) (string, bool) {
+func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn bool, path map[string]bool, pg *pager) (string, bool) {
 	def := s.Types[f.Type.Name()]
 	switch def.Kind {
 	case ast.Scalar, ast.Enum:
@@ -286,7 +347,7 @@ func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn boo
 	if path[def.Name] {
 		return "", false
 	}
-	if inConn && f.Type.Elem == nil && implementsNode(def) {
+	if inConn && level > 1 && f.Type.Elem == nil && implementsNode(def) {
 		return "", false
 	}
 	if conn, node := connection(s, f, def); conn {
@@ -295,30 +356,39 @@ func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn boo
 			return "", false
 		}
 		path[node.Name] = true
-		sub, ok := selection(s, node, level+3, true, path)
+		sub, ok := selection(s, node, level+3, true, path, nil)
 		delete(path, node.Name)
 		if !ok {
 			return "", false
 		}
-		pi, _ := selection(s, s.Types["PageInfo"], level+2, true, path)
-		return " { edges { cursor node" + sub + " } pageInfo" + pi + " }", true
+		pi, _ := selection(s, s.Types["PageInfo"], level+2, true, path, nil)
+		args := ""
+		if pg != nil && level == 2 {
+			a, err := pg.add(s, f)
+			if err != nil {
+				pg.err = err
+				return "", false
+			}
+			args = a
+		}
+		return args + " { edges { cursor node" + sub + " } pageInfo" + pi + " }", true
 	}
 	if level+1 > maxLevel {
 		return "", false
 	}
 	path[def.Name] = true
 	defer delete(path, def.Name)
-	return selection(s, def, level+1, inConn, path)
+	return selection(s, def, level+1, inConn, path, pg)
 }
 
 // selection selects the fields of an object at level.
-func selection(s *ast.Schema, def *ast.Definition, level int, inConn bool, path map[string]bool) (string, bool) {
+func selection(s *ast.Schema, def *ast.Definition, level int, inConn bool, path map[string]bool, pg *pager) (string, bool) {
 	var parts []string
 	for _, f := range def.Fields {
 		if strings.HasPrefix(f.Name, "__") || hasRequiredArgs(f) {
 			continue
 		}
-		sub, ok := fieldSelection(s, f, level, inConn, path)
+		sub, ok := fieldSelection(s, f, level, inConn, path, pg)
 		if !ok {
 			continue
 		}
@@ -339,13 +409,36 @@ func abstractSelection(s *ast.Schema, def *ast.Definition, level int) (string, b
 	parts := []string{"__typename"}
 	types := s.GetPossibleTypes(def)
 	slices.SortFunc(types, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
-	for _, t := range types {
-		var leaves []string
+	leavesOf := func(t *ast.Definition) []*ast.FieldDefinition {
+		var out []*ast.FieldDefinition
 		for _, f := range t.Fields {
 			if strings.HasPrefix(f.Name, "__") || hasRequiredArgs(f) {
 				continue
 			}
 			if k := s.Types[f.Type.Name()].Kind; (k == ast.Scalar || k == ast.Enum) && f.Type.Name() != "Upload" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	// A name whose type differs between implementations (status, currency)
+	// cannot share its response key: it is aliased typeName_field
+	// (listing_status).
+	shapes := map[string]map[string]bool{}
+	for _, t := range types {
+		for _, f := range leavesOf(t) {
+			if shapes[f.Name] == nil {
+				shapes[f.Name] = map[string]bool{}
+			}
+			shapes[f.Name][f.Type.String()] = true
+		}
+	}
+	for _, t := range types {
+		var leaves []string
+		for _, f := range leavesOf(t) {
+			if len(shapes[f.Name]) > 1 {
+				leaves = append(leaves, Snake(t.Name)+"_"+f.Name+": "+f.Name)
+			} else {
 				leaves = append(leaves, f.Name)
 			}
 		}
@@ -397,7 +490,7 @@ func ReadinessDocument(s *ast.Schema) (string, error) {
 	if readiness == nil {
 		return "", fmt.Errorf("viewer's readiness is missing")
 	}
-	sel, ok := fieldSelection(s, readiness, 2, false, map[string]bool{viewer.Type.Name(): true})
+	sel, ok := fieldSelection(s, readiness, 2, false, map[string]bool{viewer.Type.Name(): true}, nil)
 	if !ok {
 		return "", fmt.Errorf("readiness has nothing to select")
 	}
@@ -421,6 +514,9 @@ func Generate(s *ast.Schema) ([]byte, error) {
 	for _, t := range tools {
 		fmt.Fprintf(&b, "{\nName: %s,\nField: %s,\nMutation: %t,\nDescription: %s,\n", strconv.Quote(t.Name), strconv.Quote(t.Field), t.Mutation, strconv.Quote(t.Description))
 		fmt.Fprintf(&b, "Args: %#v,\n", t.Args)
+		if len(t.Pages) > 0 {
+			fmt.Fprintf(&b, "Pages: %#v,\n", t.Pages)
+		}
 		if t.Upload != "" {
 			fmt.Fprintf(&b, "Upload: %s,\n", strconv.Quote(t.Upload))
 		}
