@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -13,8 +14,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"commerce/config"
+	"commerce/graph"
 	"commerce/mcp/gen"
 	"commerce/testkit"
 )
@@ -408,5 +412,37 @@ func TestGeneratedToolsAreCurrent(t *testing.T) {
 		res, out := call(t, cs, tool, nil)
 		require.False(t, res.IsError, "%s: %v", tool, out)
 		require.Contains(t, out, tool)
+	}
+}
+
+// /graphql/schema.graphql is the served schema in SDL, descriptions
+// included; /llms.txt links to documents that exist.
+func TestAgentDocuments(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	r := env.Get("/graphql/schema.graphql", "")
+	require.Equal(t, http.StatusOK, r.Status)
+	require.Contains(t, r.Header.Get("Content-Type"), "text/plain")
+	sdl, gerr := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: string(r.Body)})
+	require.Nil(t, gerr)
+	served := graph.NewExecutableSchema(graph.Config{}).Schema()
+	for _, name := range []string{"Query", "Mutation", "Subscription", "Account", "CreateListingInput", "OrderStatus"} {
+		require.NotNil(t, sdl.Types[name], name)
+		require.Equal(t, served.Types[name].Description, sdl.Types[name].Description, name)
+		require.Equal(t, len(served.Types[name].Fields)+len(served.Types[name].EnumValues), len(sdl.Types[name].Fields)+len(sdl.Types[name].EnumValues), name)
+	}
+
+	r = env.Get("/llms.txt", "")
+	require.Equal(t, http.StatusOK, r.Status)
+	text := string(r.Body)
+	for _, path := range []string{"/v1/openapi.yaml", "/graphql/schema.graphql", "/mcp", "commerce://readiness", "create_listing"} {
+		require.Contains(t, text, path)
+	}
+	links := regexp.MustCompile(`\]\((http[^)]+)\)`).FindAllStringSubmatch(text, -1)
+	require.NotEmpty(t, links)
+	for _, l := range links {
+		require.True(t, strings.HasPrefix(l[1], env.URL), l[1])
+		r := env.Do(testkit.Request{Method: http.MethodGet, Path: strings.TrimPrefix(l[1], env.URL), NoCheck: true})
+		require.Equal(t, http.StatusOK, r.Status, l[1])
 	}
 }
