@@ -27,7 +27,7 @@ func TestMCPToolDocumentsWithinLimits(t *testing.T) {
 		ids[i] = "lst_01jdgk0000000000000000000" + string(rune('a'+i%26))
 	}
 	for _, tool := range tools {
-		doc, errs := gqlparser.LoadQuery(schema, tool.Document)
+		doc, errs := gqlparser.LoadQueryWithRules(schema, tool.Document, nil)
 		require.Nil(t, errs, "%s: %s", tool.Name, tool.Document)
 		op := doc.Operations[0]
 		depth := selectionDepth(op.SelectionSet, doc.Fragments, 0)

@@ -484,7 +484,7 @@ func hasRequiredArgs(f *ast.FieldDefinition) bool {
 func ReadinessDocument(s *ast.Schema) (string, error) {
 	viewer := s.Query.Fields.ForName("viewer")
 	if viewer == nil {
-		return "", fmt.Errorf("Query.viewer is missing")
+		return "", fmt.Errorf("the schema has no Query.viewer")
 	}
 	readiness := s.Types[viewer.Type.Name()].Fields.ForName("readiness")
 	if readiness == nil {
