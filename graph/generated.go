@@ -71,6 +71,7 @@ type ComplexityRoot struct {
 		Actions     func(childComplexity int) int
 		Next        func(childComplexity int) int
 		Operational func(childComplexity int) int
+		Refresh     func(childComplexity int) int
 	}
 
 	AccountStats struct {
@@ -87,8 +88,17 @@ type ComplexityRoot struct {
 		Resolve  func(childComplexity int) int
 	}
 
+	ActionInput struct {
+		Description func(childComplexity int) int
+		Example     func(childComplexity int) int
+		Name        func(childComplexity int) int
+	}
+
 	ActionResolve struct {
 		Endpoint func(childComplexity int) int
+		GraphQL  func(childComplexity int) int
+		Inputs   func(childComplexity int) int
+		MCP      func(childComplexity int) int
 		Method   func(childComplexity int) int
 		Params   func(childComplexity int) int
 		URL      func(childComplexity int) int
@@ -198,6 +208,7 @@ type ComplexityRoot struct {
 		File      func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Object    func(childComplexity int) int
+		Readiness func(childComplexity int) int
 		Type      func(childComplexity int) int
 		Value     func(childComplexity int) int
 	}
@@ -237,6 +248,11 @@ type ComplexityRoot struct {
 		Purpose     func(childComplexity int) int
 		Size        func(childComplexity int) int
 		Token       func(childComplexity int) int
+	}
+
+	GraphQLCall struct {
+		Query     func(childComplexity int) int
+		Variables func(childComplexity int) int
 	}
 
 	Listing struct {
@@ -280,7 +296,13 @@ type ComplexityRoot struct {
 	ListingReadiness struct {
 		Actions  func(childComplexity int) int
 		Next     func(childComplexity int) int
+		Refresh  func(childComplexity int) int
 		Sellable func(childComplexity int) int
+	}
+
+	McpCall struct {
+		Arguments func(childComplexity int) int
+		Tool      func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -361,6 +383,7 @@ type ComplexityRoot struct {
 	OrderReadiness struct {
 		Actions func(childComplexity int) int
 		Next    func(childComplexity int) int
+		Refresh func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -395,6 +418,7 @@ type ComplexityRoot struct {
 	ProcessorOnboarding struct {
 		ExpiresAt func(childComplexity int) int
 		Object    func(childComplexity int) int
+		Readiness func(childComplexity int) int
 		URL       func(childComplexity int) int
 	}
 
@@ -417,6 +441,13 @@ type ComplexityRoot struct {
 		Store    func(childComplexity int) int
 		Viewer   func(childComplexity int) int
 		Webhook  func(childComplexity int, id string) int
+	}
+
+	ReadinessRefresh struct {
+		Endpoint func(childComplexity int) int
+		GraphQL  func(childComplexity int) int
+		MCP      func(childComplexity int) int
+		Method   func(childComplexity int) int
 	}
 
 	Redelivery struct {
@@ -775,6 +806,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccountReadiness.Operational(childComplexity), true
+	case "AccountReadiness.refresh":
+		if e.ComplexityRoot.AccountReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountReadiness.Refresh(childComplexity), true
 
 	case "AccountStats.totalListings":
 		if e.ComplexityRoot.AccountStats.TotalListings == nil {
@@ -826,12 +863,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Action.Resolve(childComplexity), true
 
+	case "ActionInput.description":
+		if e.ComplexityRoot.ActionInput.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Description(childComplexity), true
+	case "ActionInput.example":
+		if e.ComplexityRoot.ActionInput.Example == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Example(childComplexity), true
+	case "ActionInput.name":
+		if e.ComplexityRoot.ActionInput.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Name(childComplexity), true
+
 	case "ActionResolve.endpoint":
 		if e.ComplexityRoot.ActionResolve.Endpoint == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ActionResolve.Endpoint(childComplexity), true
+	case "ActionResolve.graphql":
+		if e.ComplexityRoot.ActionResolve.GraphQL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.GraphQL(childComplexity), true
+	case "ActionResolve.inputs":
+		if e.ComplexityRoot.ActionResolve.Inputs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.Inputs(childComplexity), true
+	case "ActionResolve.mcp":
+		if e.ComplexityRoot.ActionResolve.MCP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.MCP(childComplexity), true
 	case "ActionResolve.method":
 		if e.ComplexityRoot.ActionResolve.Method == nil {
 			break
@@ -1282,6 +1356,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Deliverable.Object(childComplexity), true
+	case "Deliverable.readiness":
+		if e.ComplexityRoot.Deliverable.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deliverable.Readiness(childComplexity), true
 	case "Deliverable.type":
 		if e.ComplexityRoot.Deliverable.Type == nil {
 			break
@@ -1431,6 +1511,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.File.Token(childComplexity), true
+
+	case "GraphQLCall.query":
+		if e.ComplexityRoot.GraphQLCall.Query == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GraphQLCall.Query(childComplexity), true
+	case "GraphQLCall.variables":
+		if e.ComplexityRoot.GraphQLCall.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GraphQLCall.Variables(childComplexity), true
 
 	case "Listing.checkoutSchema":
 		if e.ComplexityRoot.Listing.CheckoutSchema == nil {
@@ -1621,12 +1714,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ListingReadiness.Next(childComplexity), true
+	case "ListingReadiness.refresh":
+		if e.ComplexityRoot.ListingReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingReadiness.Refresh(childComplexity), true
 	case "ListingReadiness.sellable":
 		if e.ComplexityRoot.ListingReadiness.Sellable == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ListingReadiness.Sellable(childComplexity), true
+
+	case "McpCall.arguments":
+		if e.ComplexityRoot.McpCall.Arguments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpCall.Arguments(childComplexity), true
+	case "McpCall.tool":
+		if e.ComplexityRoot.McpCall.Tool == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpCall.Tool(childComplexity), true
 
 	case "Mutation.addDeliverable":
 		if e.ComplexityRoot.Mutation.AddDeliverable == nil {
@@ -2142,6 +2254,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderReadiness.Next(childComplexity), true
+	case "OrderReadiness.refresh":
+		if e.ComplexityRoot.OrderReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderReadiness.Refresh(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2261,6 +2379,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ProcessorOnboarding.Object(childComplexity), true
+	case "ProcessorOnboarding.readiness":
+		if e.ComplexityRoot.ProcessorOnboarding.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessorOnboarding.Readiness(childComplexity), true
 	case "ProcessorOnboarding.url":
 		if e.ComplexityRoot.ProcessorOnboarding.URL == nil {
 			break
@@ -2390,6 +2514,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(string)), true
+
+	case "ReadinessRefresh.endpoint":
+		if e.ComplexityRoot.ReadinessRefresh.Endpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.Endpoint(childComplexity), true
+	case "ReadinessRefresh.graphql":
+		if e.ComplexityRoot.ReadinessRefresh.GraphQL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.GraphQL(childComplexity), true
+	case "ReadinessRefresh.mcp":
+		if e.ComplexityRoot.ReadinessRefresh.MCP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.MCP(childComplexity), true
+	case "ReadinessRefresh.method":
+		if e.ComplexityRoot.ReadinessRefresh.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.Method(childComplexity), true
 
 	case "Redelivery.endpoints":
 		if e.ComplexityRoot.Redelivery.Endpoints == nil {
@@ -2955,6 +3104,8 @@ func (ec *executionContext) childFields_AccountReadiness(ctx context.Context, fi
 		return ec.fieldContext_AccountReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_AccountReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_AccountReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccountReadiness", field.Name)
 }
@@ -2987,6 +3138,18 @@ func (ec *executionContext) childFields_Action(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Action", field.Name)
 }
 
+func (ec *executionContext) childFields_ActionInput(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_ActionInput_name(ctx, field)
+	case "description":
+		return ec.fieldContext_ActionInput_description(ctx, field)
+	case "example":
+		return ec.fieldContext_ActionInput_example(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ActionInput", field.Name)
+}
+
 func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "method":
@@ -2997,6 +3160,12 @@ func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field
 		return ec.fieldContext_ActionResolve_url(ctx, field)
 	case "params":
 		return ec.fieldContext_ActionResolve_params(ctx, field)
+	case "inputs":
+		return ec.fieldContext_ActionResolve_inputs(ctx, field)
+	case "graphql":
+		return ec.fieldContext_ActionResolve_graphql(ctx, field)
+	case "mcp":
+		return ec.fieldContext_ActionResolve_mcp(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ActionResolve", field.Name)
 }
@@ -3213,6 +3382,8 @@ func (ec *executionContext) childFields_Deliverable(ctx context.Context, field g
 		return ec.fieldContext_Deliverable_file(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Deliverable_createdAt(ctx, field)
+	case "readiness":
+		return ec.fieldContext_Deliverable_readiness(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Deliverable", field.Name)
 }
@@ -3289,6 +3460,16 @@ func (ec *executionContext) childFields_File(ctx context.Context, field graphql.
 		return ec.fieldContext_File_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type File", field.Name)
+}
+
+func (ec *executionContext) childFields_GraphQLCall(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "query":
+		return ec.fieldContext_GraphQLCall_query(ctx, field)
+	case "variables":
+		return ec.fieldContext_GraphQLCall_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GraphQLCall", field.Name)
 }
 
 func (ec *executionContext) childFields_Listing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3375,8 +3556,20 @@ func (ec *executionContext) childFields_ListingReadiness(ctx context.Context, fi
 		return ec.fieldContext_ListingReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_ListingReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_ListingReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ListingReadiness", field.Name)
+}
+
+func (ec *executionContext) childFields_McpCall(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "tool":
+		return ec.fieldContext_McpCall_tool(ctx, field)
+	case "arguments":
+		return ec.fieldContext_McpCall_arguments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type McpCall", field.Name)
 }
 
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3473,6 +3666,8 @@ func (ec *executionContext) childFields_OrderReadiness(ctx context.Context, fiel
 		return ec.fieldContext_OrderReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_OrderReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_OrderReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderReadiness", field.Name)
 }
@@ -3543,6 +3738,8 @@ func (ec *executionContext) childFields_ProcessorOnboarding(ctx context.Context,
 		return ec.fieldContext_ProcessorOnboarding_url(ctx, field)
 	case "expiresAt":
 		return ec.fieldContext_ProcessorOnboarding_expiresAt(ctx, field)
+	case "readiness":
+		return ec.fieldContext_ProcessorOnboarding_readiness(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorOnboarding", field.Name)
 }
@@ -3561,6 +3758,20 @@ func (ec *executionContext) childFields_ProcessorStatus(ctx context.Context, fie
 		return ec.fieldContext_ProcessorStatus_testMode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_ReadinessRefresh(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "method":
+		return ec.fieldContext_ReadinessRefresh_method(ctx, field)
+	case "endpoint":
+		return ec.fieldContext_ReadinessRefresh_endpoint(ctx, field)
+	case "graphql":
+		return ec.fieldContext_ReadinessRefresh_graphql(ctx, field)
+	case "mcp":
+		return ec.fieldContext_ReadinessRefresh_mcp(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReadinessRefresh", field.Name)
 }
 
 func (ec *executionContext) childFields_Redelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5388,6 +5599,38 @@ func (ec *executionContext) fieldContext_AccountReadiness_next(_ context.Context
 	return graphql.NewScalarFieldContext("AccountReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
+func (ec *executionContext) _AccountReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.AccountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AccountStats_totalRevenue(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5581,6 +5824,75 @@ func (ec *executionContext) fieldContext_Action_resolve(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _ActionInput_name(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ActionInput_description(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ActionInput_example(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_example(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Example, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_example(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type Any does not have child fields"))
+}
+
 func (ec *executionContext) _ActionResolve_method(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5671,6 +5983,102 @@ func (ec *executionContext) _ActionResolve_params(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ActionResolve_params(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ActionResolve", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _ActionResolve_inputs(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_inputs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inputs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+			return ec.marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_inputs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionInput(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActionResolve_graphql(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_graphql(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GraphQL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+			return ec.marshalOGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_graphql(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GraphQLCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActionResolve_mcp(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_mcp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MCP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+			return ec.marshalOMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_mcp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpCall(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
@@ -7401,6 +7809,38 @@ func (ec *executionContext) fieldContext_Deliverable_createdAt(_ context.Context
 	return graphql.NewScalarFieldContext("Deliverable", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Deliverable_readiness(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Deliverable_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
+			return ec.marshalOListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Deliverable_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Deliverable",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ListingReadiness(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DeliverableFile_name(ctx context.Context, field graphql.CollectedField, obj *model.DeliverableFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7932,6 +8372,52 @@ func (ec *executionContext) _File_expiresAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_File_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GraphQLCall_query(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GraphQLCall_query(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Query, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GraphQLCall_query(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GraphQLCall", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GraphQLCall_variables(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GraphQLCall_variables(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Variables, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GraphQLCall_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GraphQLCall", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_object(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -8740,6 +9226,84 @@ func (ec *executionContext) _ListingReadiness_next(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_ListingReadiness_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ListingReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
+}
+
+func (ec *executionContext) _ListingReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.ListingReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ListingReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _McpCall_tool(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpCall_tool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tool, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpCall_tool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpCall", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _McpCall_arguments(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpCall_arguments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Arguments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpCall_arguments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpCall", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -10831,6 +11395,38 @@ func (ec *executionContext) fieldContext_OrderReadiness_next(_ context.Context, 
 	return graphql.NewScalarFieldContext("OrderReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
+func (ec *executionContext) _OrderReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.OrderReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11289,6 +11885,38 @@ func (ec *executionContext) _ProcessorOnboarding_expiresAt(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_ProcessorOnboarding_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProcessorOnboarding", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ProcessorOnboarding_readiness(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorOnboarding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessorOnboarding_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountReadiness) graphql.Marshaler {
+			return ec.marshalNAccountReadiness2ᚖcommerceᚋgraphᚋmodelᚐAccountReadiness(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessorOnboarding_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessorOnboarding",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountReadiness(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ProcessorStatus_accountId(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
@@ -11869,6 +12497,116 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReadinessRefresh_method(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ResolveMethod) graphql.Marshaler {
+			return ec.marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReadinessRefresh", field, false, false, errors.New("field of type ResolveMethod does not have child fields"))
+}
+
+func (ec *executionContext) _ReadinessRefresh_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_endpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Endpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_endpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReadinessRefresh", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReadinessRefresh_graphql(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_graphql(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GraphQL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+			return ec.marshalNGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_graphql(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReadinessRefresh",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GraphQLCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReadinessRefresh_mcp(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_mcp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MCP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+			return ec.marshalNMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_mcp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReadinessRefresh",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpCall(ctx, field)
 		},
 	}
 	return fc, nil
@@ -15529,6 +16267,11 @@ func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "refresh":
+			out.Values[i] = ec._AccountReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -15656,6 +16399,54 @@ func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var actionInputImplementors = []string{"ActionInput"}
+
+func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionSet, obj *model.ActionInput) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, actionInputImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ActionInput")
+		case "name":
+			out.Values[i] = ec._ActionInput_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ActionInput_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "example":
+			out.Values[i] = ec._ActionInput_example(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var actionResolveImplementors = []string{"ActionResolve"}
 
 func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.SelectionSet, obj *model.ActionResolve) graphql.Marshaler {
@@ -15685,6 +16476,21 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 			}
 		case "params":
 			out.Values[i] = ec._ActionResolve_params(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inputs":
+			out.Values[i] = ec._ActionResolve_inputs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "graphql":
+			out.Values[i] = ec._ActionResolve_graphql(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mcp":
+			out.Values[i] = ec._ActionResolve_mcp(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -16444,6 +17250,11 @@ func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "readiness":
+			out.Values[i] = ec._Deliverable_readiness(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -16773,6 +17584,49 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var graphQLCallImplementors = []string{"GraphQLCall"}
+
+func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionSet, obj *model.GraphQLCall) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, graphQLCallImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GraphQLCall")
+		case "query":
+			out.Values[i] = ec._GraphQLCall_query(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variables":
+			out.Values[i] = ec._GraphQLCall_variables(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var listingImplementors = []string{"Listing", "Node"}
 
 func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, obj *model.Listing) graphql.Marshaler {
@@ -17075,6 +17929,54 @@ func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.Selec
 		case "next":
 			out.Values[i] = ec._ListingReadiness_next(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refresh":
+			out.Values[i] = ec._ListingReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mcpCallImplementors = []string{"McpCall"}
+
+func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, obj *model.MCPCall) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mcpCallImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("McpCall")
+		case "tool":
+			out.Values[i] = ec._McpCall_tool(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "arguments":
+			out.Values[i] = ec._McpCall_arguments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17763,6 +18665,11 @@ func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "refresh":
+			out.Values[i] = ec._OrderReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18025,6 +18932,11 @@ func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.Se
 			}
 		case "expiresAt":
 			out.Values[i] = ec._ProcessorOnboarding_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "readiness":
+			out.Values[i] = ec._ProcessorOnboarding_readiness(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18360,6 +19272,59 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var readinessRefreshImplementors = []string{"ReadinessRefresh"}
+
+func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.SelectionSet, obj *model.ReadinessRefresh) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, readinessRefreshImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReadinessRefresh")
+		case "method":
+			out.Values[i] = ec._ReadinessRefresh_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endpoint":
+			out.Values[i] = ec._ReadinessRefresh_endpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "graphql":
+			out.Values[i] = ec._ReadinessRefresh_graphql(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mcp":
+			out.Values[i] = ec._ReadinessRefresh_mcp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -19559,6 +20524,32 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNActionInput2ᚖcommerceᚋgraphᚋmodelᚐActionInput(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNActionInput2ᚖcommerceᚋgraphᚋmodelᚐActionInput(ctx context.Context, sel ast.SelectionSet, v *model.ActionInput) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActionInput(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind(ctx context.Context, v any) (model.ActionKind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind[tmp]
@@ -20204,6 +21195,16 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx context.Context, sel ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GraphQLCall(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20377,6 +21378,16 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx context.Context, sel ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._McpCall(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
@@ -20611,6 +21622,16 @@ func (ec *executionContext) marshalNProcessorStatus2ᚖcommerceᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._ProcessorStatus(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx context.Context, sel ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReadinessRefresh(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx context.Context, v any) (model.ResolveMethod, error) {
@@ -21068,6 +22089,24 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAny2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
+	return res
+}
+
 func (ec *executionContext) marshalOApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -21427,6 +22466,13 @@ func (ec *executionContext) unmarshalOFulfillInput2ᚖcommerceᚋgraphᚋmodel�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx context.Context, sel ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GraphQLCall(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -21495,6 +22541,13 @@ func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmode
 	return ec._ListingConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx context.Context, sel ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ListingReadiness(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, v any) (*model.ListingStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -21543,6 +22596,13 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) marshalOMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx context.Context, sel ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._McpCall(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {

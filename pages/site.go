@@ -126,7 +126,8 @@ func (s *Site) sandboxOnboarding(w http.ResponseWriter, r *http.Request) {
 }
 
 // sandboxOnboardingSubmit completes onboarding with the chosen currency and
-// sends the seller to the console; a bad currency re-renders the form.
+// sends the seller to the console's processor page, as the processor's
+// return URL does; a bad currency re-renders the form.
 func (s *Site) sandboxOnboardingSubmit(w http.ResponseWriter, r *http.Request) {
 	token := chi.URLParam(r, "token")
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
@@ -150,7 +151,7 @@ func (s *Site) sandboxOnboardingSubmit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, s.Resolver.ConsoleURL+"?processor=connected", http.StatusSeeOther)
+	http.Redirect(w, r, s.Resolver.OnboardingReturnURL(), http.StatusSeeOther)
 }
 
 func (s *Site) sandboxMail(w http.ResponseWriter, r *http.Request) {

@@ -31,6 +31,7 @@ type accountExtras struct {
 	hasPublishedListing bool
 	draftListingID      string
 	awaitingOrderID     string
+	awaitingContentType string
 	testMode            bool
 }
 
@@ -55,6 +56,8 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  ORDER BY l.id DESC LIMIT 1), ''),
        coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
                  ORDER BY o.id LIMIT 1), ''),
+       coalesce((SELECT o.content_type FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
+                 ORDER BY o.id LIMIT 1), ''),
        a.processor_test_key IS NOT NULL
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
@@ -69,7 +72,7 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode)
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -107,16 +110,27 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		ProcessorStatus:            a.ProcessorStatus,
 		ChargesEnabled:             a.ChargesEnabled,
 		BillingStatus:              a.BillingStatus,
-		BillingURL:                 r.ConsoleURL + "/billing",
+		BillingURL:                 r.ConsoleURL + "/settings/billing",
 		DisabledWebhookID:          ex.disabledWebhookID,
 		HasPublishedListing:        ex.hasPublishedListing,
 		DraftListingID:             ex.draftListingID,
 		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
+		AwaitingContentType:        ex.awaitingContentType,
+		HasOrderPaidHook:           ex.hasOrderPaidHook,
+	}
+	if a.Currency != nil {
+		f.Currency = *a.Currency
 	}
 	if a.OnboardingToken != nil {
-		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken
+		f.OnboardingURL = r.OnboardingURL(*a.OnboardingToken)
 	}
 	return f
+}
+
+// OnboardingURL is the stable page that sends a human to a fresh
+// processor onboarding link (CONTRACT §7).
+func (r *Resolver) OnboardingURL(token string) string {
+	return r.BaseURL + "/processor/onboarding/" + token
 }
 
 func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {

@@ -572,17 +572,6 @@ func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
 	return toOrderModel(o), nil
 }
 
-func orderReadiness(o *db.Order) *model.OrderReadiness {
-	r := &model.OrderReadiness{Actions: []*model.Action{}}
-	if o.Status == db.OrderPaid {
-		a := apiAction(ActFulfillOrder, prioritySuggested, "The order is paid and waits for your system to fulfill it.",
-			"POST", "/v1/orders/"+o.ID+"/fulfill", map[string]any{"deliverables": []any{}})
-		r.Actions = append(r.Actions, a)
-		r.Next = &a.Code
-	}
-	return r
-}
-
 func toOrderModel(o *db.Order) *model.Order {
 	m := &model.Order{AccountID: o.AccountID, Object: "order", ID: o.ID, ListingID: o.ListingID, ListingSlug: o.ListingSlug, CustomerID: o.CustomerID,
 		BuyerEmail: o.BuyerEmail, Amount: o.Amount, Currency: o.Currency, PlatformFee: o.PlatformFee, NetAmount: o.NetAmount,

@@ -80,9 +80,12 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 	return &s, nil
 }
 
-func (s *saleListing) sellable() bool {
-	return s.l.Status == db.ListingPublished && s.acc.ProcessorStatus == db.ProcessorConnected &&
-		s.acc.ChargesEnabled && s.acc.BillingStatus != "unpaid" && s.acc.Currency != nil && s.acc.ProcessorAccountID != nil
+// sellable: published, and the seller's account has no required readiness
+// action — the same rule as the listing's readiness.sellable, from the same
+// table, so the product page and readiness never disagree (CONTRACT §7).
+func (r *Resolver) sellable(s *saleListing) bool {
+	return s.l.Status == db.ListingPublished && s.acc.ProcessorAccountID != nil &&
+		len(requiredOnly(accountActions(r.accountFactsOf(&s.acc, accountExtras{})))) == 0
 }
 
 // ProductPageBySlug returns the product page of a published listing.
@@ -100,7 +103,7 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 		PriceText: currency.Format(s.l.Price, cur), Currency: strings.ToUpper(cur), StoreName: deref(s.acc.DisplayName, "commerce"),
 		Fields: s.l.CheckoutSchema, GAMeasurementID: deref(s.acc.GAMeasurementID, ""),
 		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
-		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && s.sellable()}
+		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && r.sellable(s)}
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
@@ -136,7 +139,7 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, err
 	}
 	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form}
-	if !s.sellable() {
+	if !r.sellable(s) {
 		out.Errors["form"] = "This product cannot be bought right now."
 		return out, nil
 	}

@@ -60,7 +60,7 @@ func TestStripeConnect(t *testing.T) {
 	require.Equal(t, "onboarding", proc["status"])
 	acct, _ := proc["account_id"].(string)
 	require.Regexp(t, `^acct_`, acct)
-	require.Equal(t, "connect_stripe", a["readiness"].(map[string]any)["next"])
+	require.Equal(t, "enable_charges", a["readiness"].(map[string]any)["next"], "onboarding: a human finishes it at the stable url")
 
 	hook := func(payload []byte, sig string) *testkit.Response {
 		return env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: payload,
