@@ -7,6 +7,8 @@
 // HTTP at /mcp (server package) and over stdio by `commerce mcp`.
 package mcp
 
+import "strings"
+
 // toolSpec is one generated tool (mcp/gen.Tool).
 type toolSpec struct {
 	Name        string
@@ -17,6 +19,42 @@ type toolSpec struct {
 	Upload      string
 	InputSchema string
 	Document    string
-	// Pages: the arguments that carry a connection's arguments (gen.Tool).
-	Pages map[string][]string
+	// Pages: the arguments that carry a connection's arguments, and the
+	// parts the document is composed of with the connections asked for
+	// (gen.Tool).
+	Pages       map[string][]string
+	Head        string
+	Vars        []string
+	Body        string
+	Connections map[string]connection
+}
+
+// connection is an optional connection of a query tool's result.
+type connection struct {
+	Vars      []string
+	Selection string
+}
+
+// compose is the tool's document selecting the named connections
+// (gen.Tool.Compose).
+func (t toolSpec) compose(conns []string) string {
+	if len(conns) == 0 || t.Connections == nil {
+		return t.Document
+	}
+	vars := append([]string(nil), t.Vars...)
+	body := t.Body
+	if len(conns) > 0 {
+		body = strings.TrimSuffix(body, " }")
+		for _, name := range conns {
+			c := t.Connections[name]
+			vars = append(vars, c.Vars...)
+			body += " " + c.Selection
+		}
+		body += " }"
+	}
+	doc := t.Head
+	if len(vars) > 0 {
+		doc += "(" + strings.Join(vars, ", ") + ")"
+	}
+	return doc + " { " + body + " }"
 }

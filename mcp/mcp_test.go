@@ -183,10 +183,15 @@ func TestCreateListingThenViewer(t *testing.T) {
 	require.Equal(t, "Field guide", created["title"])
 	require.Contains(t, created, "readiness")
 
+	// The viewer's connections come when asked for.
 	res, out = call(t, cs, "viewer", nil)
 	require.False(t, res.IsError, "%v", out)
+	require.Equal(t, acc.ID, out["viewer"].(map[string]any)["id"])
+	require.NotContains(t, out["viewer"], "listings")
+	res, out = call(t, cs, "viewer", map[string]any{"listings": map[string]any{}})
+	require.False(t, res.IsError, "%v", out)
 	viewer := out["viewer"].(map[string]any)
-	require.Equal(t, acc.ID, viewer["id"])
+	require.NotContains(t, viewer, "orders")
 	edges := viewer["listings"].(map[string]any)["edges"].([]any)
 	require.Len(t, edges, 1)
 	require.Equal(t, id, edges[0].(map[string]any)["node"].(map[string]any)["id"])

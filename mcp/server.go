@@ -109,7 +109,7 @@ func (o Options) tool(spec toolSpec) sdk.ToolHandler {
 		if err != nil {
 			return problemResult(err), nil
 		}
-		vars, upload, err := variables(spec, req.Params.Arguments)
+		vars, conns, upload, err := variables(spec, req.Params.Arguments)
 		if err != nil {
 			return problemResult(err), nil
 		}
@@ -123,7 +123,7 @@ func (o Options) tool(spec toolSpec) sdk.ToolHandler {
 			}
 			vars[spec.Upload] = body
 		}
-		return result(spec.Field, o.Exec(ctx, spec.Document, vars)), nil
+		return result(spec.Field, o.Exec(ctx, spec.compose(conns), vars)), nil
 	}
 }
 
@@ -137,15 +137,16 @@ type uploadArgs struct {
 
 var uploadNames = []string{"url", "content", "filename", "content_type"}
 
-// variables turns a tool's arguments into the document's variables. An
-// argument the tool does not take is validation_error.
-func variables(spec toolSpec, raw json.RawMessage) (map[string]any, *uploadArgs, error) {
+// variables turns a tool's arguments into the document's variables and the
+// connections asked for. An argument the tool does not take is
+// validation_error.
+func variables(spec toolSpec, raw json.RawMessage) (map[string]any, []string, *uploadArgs, error) {
 	vars := map[string]any{}
 	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		if err := dec.Decode(&vars); err != nil {
-			return nil, nil, problem.New(problem.ValidationError, "The arguments must be a JSON object.")
+			return nil, nil, nil, problem.New(problem.ValidationError, "The arguments must be a JSON object.")
 		}
 	}
 	var up *uploadArgs
@@ -158,7 +159,7 @@ func variables(spec toolSpec, raw json.RawMessage) (map[string]any, *uploadArgs,
 			}
 			s, isString := v.(string)
 			if !isString {
-				return nil, nil, problem.Validation(name, name+" must be a string.")
+				return nil, nil, nil, problem.Validation(name, name+" must be a string.")
 			}
 			switch name {
 			case "url":
@@ -176,6 +177,7 @@ func variables(spec toolSpec, raw json.RawMessage) (map[string]any, *uploadArgs,
 			delete(vars, name)
 		}
 	}
+	var conns []string
 	keys := make([]string, 0, len(vars))
 	for k := range vars {
 		keys = append(keys, k)
@@ -188,23 +190,24 @@ func variables(spec toolSpec, raw json.RawMessage) (map[string]any, *uploadArgs,
 			if v == nil {
 				continue
 			}
+			conns = append(conns, k)
 			m, ok := v.(map[string]any)
 			if !ok {
-				return nil, nil, problem.Validation(k, k+" must be an object of the connection's arguments ("+strings.Join(subs, ", ")+").")
+				return nil, nil, nil, problem.Validation(k, k+" must be an object of the connection's arguments ("+strings.Join(subs, ", ")+").")
 			}
 			for sub, sv := range m {
 				if !slices.Contains(subs, sub) {
-					return nil, nil, problem.Validation(k+"."+sub, fmt.Sprintf("%s takes no argument %q (it takes %s).", k, sub, strings.Join(subs, ", ")))
+					return nil, nil, nil, problem.Validation(k+"."+sub, fmt.Sprintf("%s takes no argument %q (it takes %s).", k, sub, strings.Join(subs, ", ")))
 				}
 				vars[k+"_"+sub] = sv
 			}
 			continue
 		}
 		if !slices.Contains(spec.Args, k) || k == spec.Upload {
-			return nil, nil, problem.Validation(k, fmt.Sprintf("%s takes no argument %q.", spec.Name, k))
+			return nil, nil, nil, problem.Validation(k, fmt.Sprintf("%s takes no argument %q.", spec.Name, k))
 		}
 	}
-	return vars, up, nil
+	return vars, conns, up, nil
 }
 
 // maxContentBytes bounds upload_file's base64 content: the largest upload

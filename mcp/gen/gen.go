@@ -65,22 +65,68 @@ type Tool struct {
 	Document string
 	// Pages maps each argument that carries a connection's arguments
 	// (listings: {first, after}) to those arguments; the document's
-	// variable of each is connection_argument (listings_first).
+	// variable of each is connection_argument (listings_first). A
+	// connection is selected only when its argument is given.
 	Pages map[string][]string
+	// Head, Vars, Body and Connections are Document's parts, from which
+	// the tool's document is composed with the connections asked for
+	// (Compose): "Head(Vars…) { Body }", the connections selected at the end
+	// of Body's selection.
+	Head        string
+	Vars        []string
+	Body        string
+	Connections map[string]Connection
+}
+
+// Connection is one optional connection of a query tool's result.
+type Connection struct {
+	// Vars declares its variables; Selection selects it.
+	Vars      []string
+	Selection string
+}
+
+// Compose is the document selecting the named connections.
+func (t Tool) Compose(conns ...string) string {
+	vars := append([]string(nil), t.Vars...)
+	body := t.Body
+	if len(conns) > 0 {
+		body = strings.TrimSuffix(body, " }")
+		for _, name := range conns {
+			c := t.Connections[name]
+			vars = append(vars, c.Vars...)
+			body += " " + c.Selection
+		}
+		body += " }"
+	}
+	doc := t.Head
+	if len(vars) > 0 {
+		doc += "(" + strings.Join(vars, ", ") + ")"
+	}
+	return doc + " { " + body + " }"
+}
+
+// All is the names of the tool's connections, sorted.
+func (t Tool) All() []string {
+	var out []string
+	for name := range t.Connections {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // pager collects the arguments of a query's connections.
 type pager struct {
 	pages map[string][]string
 	props map[string]any
-	vars  []string
+	conns map[string]Connection
 	err   error
 }
 
 // add declares the arguments of connection f and returns its argument list.
 func (pg *pager) add(s *ast.Schema, f *ast.FieldDefinition) (string, error) {
 	props := map[string]any{}
-	var args []string
+	var args, vars []string
 	for _, a := range f.Arguments {
 		sch, err := inputSchema(s, a.Type, a.Description, map[string]bool{})
 		if err != nil {
@@ -93,12 +139,13 @@ func (pg *pager) add(s *ast.Schema, f *ast.FieldDefinition) (string, error) {
 		}
 		props[a.Name] = sch
 		v := f.Name + "_" + a.Name
-		pg.vars = append(pg.vars, fmt.Sprintf("$%s: %s", v, a.Type.String()))
+		vars = append(vars, fmt.Sprintf("$%s: %s", v, a.Type.String()))
 		args = append(args, fmt.Sprintf("%s: $%s", a.Name, v))
 		pg.pages[f.Name] = append(pg.pages[f.Name], a.Name)
 	}
 	pg.props[f.Name] = map[string]any{"type": []any{"object", "null"}, "properties": props, "additionalProperties": false,
-		"description": "The arguments of " + f.Name + " in the result (paging: first, after = the previous page's pageInfo.endCursor). " + strings.TrimSpace(f.Description)}
+		"description": "Include " + f.Name + " in the result, with these arguments ({} for the first page; the next page: after = the previous page's pageInfo.endCursor). " + strings.TrimSpace(f.Description)}
+	pg.conns[f.Name] = Connection{Vars: vars}
 	return "(" + strings.Join(args, ", ") + ")", nil
 }
 
@@ -178,7 +225,7 @@ func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 	// after, filters) from an argument named after the connection.
 	var pg *pager
 	if !mutation {
-		pg = &pager{pages: map[string][]string{}, props: map[string]any{}}
+		pg = &pager{pages: map[string][]string{}, props: map[string]any{}, conns: map[string]Connection{}}
 	}
 	sel, ok := fieldSelection(s, f, 1, mutation, map[string]bool{}, pg)
 	if pg != nil && pg.err != nil {
@@ -194,8 +241,9 @@ func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 			}
 			props[name] = p
 		}
-		t.Pages = pg.pages
-		vars = append(vars, pg.vars...)
+		if len(pg.pages) > 0 {
+			t.Pages, t.Connections = pg.pages, pg.conns
+		}
 	}
 	// (A mutation's result is the thing it changed: lists and related
 	// resources are read with the query tools, as inside a connection.)
@@ -213,17 +261,13 @@ func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 	if mutation {
 		op = "mutation"
 	}
-	var doc strings.Builder
-	doc.WriteString(op + " " + f.Name)
-	if len(vars) > 0 {
-		doc.WriteString("(" + strings.Join(vars, ", ") + ")")
-	}
-	doc.WriteString(" { " + f.Name)
+	t.Head, t.Vars = op+" "+f.Name, vars
+	t.Body = f.Name
 	if len(args) > 0 {
-		doc.WriteString("(" + strings.Join(args, ", ") + ")")
+		t.Body += "(" + strings.Join(args, ", ") + ")"
 	}
-	doc.WriteString(sel + " }")
-	t.Document = doc.String()
+	t.Body += sel
+	t.Document = t.Compose()
 	return t, nil
 }
 
@@ -362,16 +406,20 @@ func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn boo
 			return "", false
 		}
 		pi, _ := selection(s, s.Types["PageInfo"], level+2, true, path, nil)
-		args := ""
+		sel := " { edges { cursor node" + sub + " } pageInfo" + pi + " }"
 		if pg != nil && level == 2 {
+			// A query's own connection: selected only when asked for.
 			a, err := pg.add(s, f)
 			if err != nil {
 				pg.err = err
 				return "", false
 			}
-			args = a
+			c := pg.conns[f.Name]
+			c.Selection = f.Name + a + sel
+			pg.conns[f.Name] = c
+			return "", false
 		}
-		return args + " { edges { cursor node" + sub + " } pageInfo" + pi + " }", true
+		return sel, true
 	}
 	if level+1 > maxLevel {
 		return "", false
@@ -516,6 +564,12 @@ func Generate(s *ast.Schema) ([]byte, error) {
 		fmt.Fprintf(&b, "Args: %#v,\n", t.Args)
 		if len(t.Pages) > 0 {
 			fmt.Fprintf(&b, "Pages: %#v,\n", t.Pages)
+			fmt.Fprintf(&b, "Head: %s,\nVars: %#v,\nBody: %s,\nConnections: map[string]connection{\n", strconv.Quote(t.Head), t.Vars, strconv.Quote(t.Body))
+			for _, name := range t.All() {
+				c := t.Connections[name]
+				fmt.Fprintf(&b, "%s: {Vars: %#v, Selection: %s},\n", strconv.Quote(name), c.Vars, strconv.Quote(c.Selection))
+			}
+			b.WriteString("},\n")
 		}
 		if t.Upload != "" {
 			fmt.Fprintf(&b, "Upload: %s,\n", strconv.Quote(t.Upload))
