@@ -342,6 +342,21 @@ func evaluate(sc scope, f *facts) []*model.Action {
 	return out
 }
 
+// accountBlocked reports whether a required account action applies: the
+// account is not operational. It asks the same rows as accountActions
+// without building their calls (the product page asks it per view).
+func accountBlocked(f accountFacts) bool {
+	ff := &facts{accountFacts: f}
+	for i := range actionTable {
+		if s := &actionTable[i]; s.Scope == scopeAccount {
+			if p, ok := s.When(ff); ok && p == priorityRequired {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // action is the row's action for f.
 func (s *actionSpec) action(p model.ActionPriority, f *facts) *model.Action {
 	a := &model.Action{Code: s.Code, Priority: p, Message: s.Message(f)}
@@ -430,11 +445,7 @@ func requiredOnly(actions []*model.Action) []*model.Action {
 // refreshOf is how to read a readiness object again: GET its owner's path,
 // or the query field returning it with only its readiness selected.
 func refreshOf(path, field string, args map[string]string, readinessType string) *model.ReadinessRefresh {
-	gql, mcp := derive(field, "", args, nil, map[string]string{
-		"Account": "readiness { " + readinessSelections[readinessType] + " }",
-		"Listing": "readiness { " + readinessSelections[readinessType] + " }",
-		"Order":   "readiness { " + readinessSelections[readinessType] + " }",
-	})
+	gql, mcp := derive(field, "", args, nil, refreshSelections[readinessType])
 	return &model.ReadinessRefresh{Method: model.ResolveMethodGet, Endpoint: expandPath(path, args), GraphQL: gql, MCP: mcp}
 }
 
@@ -450,6 +461,17 @@ var readinessSelections = map[string]string{
 	"ListingReadiness": "sellable next " + actionSelection + " " + refreshSelection,
 	"OrderReadiness":   "next " + actionSelection + " " + refreshSelection,
 }
+
+// refreshSelections: a refresh reads only the readiness, of the type its
+// query field returns.
+var refreshSelections = func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for typ, sel := range readinessSelections {
+		only := "readiness { " + sel + " }"
+		out[typ] = map[string]string{"Account": only, "Listing": only, "Order": only}
+	}
+	return out
+}()
 
 // actionSelections: by the GraphQL type an action's field returns.
 var actionSelections = map[string]string{
@@ -505,6 +527,13 @@ func derive(field, body string, args map[string]string, params map[string]any, s
 		decls = append(decls, "$"+a.Name+": "+a.Type.String())
 		uses = append(uses, a.Name+": $"+a.Name)
 	}
+	// The text depends only on the field, the arguments present and the
+	// selection: built once, then shared.
+	key := queryKey{field: field, decls: strings.Join(decls, ", "), sel: selections[def.Type.Name()]}
+	if q, ok := queryTexts.Load(key); ok {
+		return &model.GraphQLCall{Query: q.(string), Variables: vars},
+			&model.MCPCall{Tool: SnakeCase(field), Arguments: cloneJSON(vars).(map[string]any)}
+	}
 	var b strings.Builder
 	b.WriteString(op + " " + pascal(field))
 	if len(decls) > 0 {
@@ -518,9 +547,15 @@ func derive(field, body string, args map[string]string, params map[string]any, s
 		b.WriteString(" { " + sel + " }")
 	}
 	b.WriteString(" }")
+	queryTexts.Store(key, b.String())
 	return &model.GraphQLCall{Query: b.String(), Variables: vars},
 		&model.MCPCall{Tool: SnakeCase(field), Arguments: cloneJSON(vars).(map[string]any)}
 }
+
+type queryKey struct{ field, decls, sel string }
+
+// queryTexts caches derived operation texts by queryKey (a few dozen).
+var queryTexts sync.Map
 
 // toGraphQL converts a REST JSON value to the GraphQL value of type t.
 func toGraphQL(v any, t *ast.Type) any {

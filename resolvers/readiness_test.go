@@ -72,6 +72,7 @@ func TestAccountActions(t *testing.T) {
 			require.Equal(t, tc.want, codes(actions))
 			r := accountReadiness(actions)
 			require.Equal(t, tc.operational, r.Operational)
+			require.Equal(t, !tc.operational, accountBlocked(tc.facts), "the product page's rule agrees")
 			require.Equal(t, "/v1/account", r.Refresh.Endpoint)
 			if len(tc.want) == 0 {
 				require.Nil(t, r.Next)
@@ -183,7 +184,7 @@ func checkOperation(t *testing.T, schema *ast.Schema, g *model.GraphQLCall, m *m
 	t.Helper()
 	require.NotNil(t, g, "graphql form")
 	require.NotNil(t, m, "mcp form")
-	doc, errs := gqlparser.LoadQuery(schema, g.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, g.Query, nil)
 	require.Empty(t, errs, "query does not validate: %s", g.Query)
 	require.Len(t, doc.Operations, 1)
 	op := doc.Operations[0]

@@ -85,7 +85,7 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 // table, so the product page and readiness never disagree (CONTRACT §7).
 func (r *Resolver) sellable(s *saleListing) bool {
 	return s.l.Status == db.ListingPublished && s.acc.ProcessorAccountID != nil &&
-		len(requiredOnly(accountActions(r.accountFactsOf(&s.acc, accountExtras{})))) == 0
+		!accountBlocked(r.accountFactsOf(&s.acc, accountExtras{}))
 }
 
 // ProductPageBySlug returns the product page of a published listing.
