@@ -53,7 +53,7 @@ func TestMCPOverStdio(t *testing.T) {
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "create_listing", Arguments: map[string]any{"input": map[string]any{"title": "Over stdio", "price": 500}}})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%v", res.StructuredContent)
-	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "viewer"})
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "viewer", Arguments: map[string]any{"listings": map[string]any{}}})
 	require.NoError(t, err)
 	b, _ := json.Marshal(res.StructuredContent)
 	require.Contains(t, string(b), "Over stdio")
