@@ -21,8 +21,9 @@ import (
 // is the objects it loads, not the scalar fields it copies out of them, so:
 //
 //   - a field whose type is a scalar or an enum costs 0 (it comes with its
-//     parent), and so does __typename, and so does an object whose fields
-//     are all scalars or enums (PageInfo, a readiness action's GraphQLCall);
+//     parent), and so does __typename, and so does an object that is not
+//     a Node and whose fields are all scalars or enums (PageInfo, a
+//     readiness action's GraphQLCall);
 //   - a field whose type is an object (or a list of objects bounded by the
 //     schema, such as actions or deliverables) costs 1 plus its selections;
 //   - a connection (a field with a `first` argument) costs 1 plus its
@@ -234,11 +235,12 @@ func (w *costWalker) field(f *ast.Field, parent *ast.Definition, nesting int) in
 	return 1 + w.selections(f.SelectionSet, typ, nesting)
 }
 
-// leafObject: an object type whose fields are all scalars or enums (such as
-// a readiness action's GraphQLCall, McpCall or ActionInput, or PageInfo) is
-// data that comes with its parent, like a Map: it costs 0.
+// leafObject: an object type with no identity of its own (not a Node)
+// whose fields are all scalars or enums (such as a readiness action's
+// GraphQLCall, McpCall or ActionInput, or PageInfo) is data that comes with
+// its parent, like a Map: it costs 0. A Node is loaded: it costs 1.
 func (w *costWalker) leafObject(typ *ast.Definition) bool {
-	if typ.Kind != ast.Object || len(typ.Fields) == 0 {
+	if typ.Kind != ast.Object || len(typ.Fields) == 0 || len(typ.Interfaces) > 0 {
 		return false
 	}
 	for _, f := range typ.Fields {
