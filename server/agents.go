@@ -56,10 +56,12 @@ The same use cases are offered three ways, authenticated by an API key (Authoriz
 
 ## Getting a key
 
-Three public steps, no key needed: POST {base}/v1/bootstrap {"email"} sends a passcode by mail;
-POST {base}/v1/bootstrap/verify {"session_id","passcode"}; POST {base}/v1/bootstrap/store
-{"session_id", store details} creates the account and returns the first API key once.
-(GraphQL: startBootstrap, verifyBootstrap, completeBootstrap.)
+Three public steps, no key needed: POST {base}/v1/bootstrap {"email"} mails a 6-digit passcode
+and returns a session_id; POST {base}/v1/bootstrap/verify {"session_id","code"};
+POST {base}/v1/bootstrap/store {"session_id","display_name"} creates the store and returns the
+first API key (api_key, shown once) with the account's readiness.
+(GraphQL: startBootstrap, verifyBootstrap, completeBootstrap. MCP needs the key, so bootstrap
+over REST or GraphQL first.)
 
 ## The readiness loop
 
