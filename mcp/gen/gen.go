@@ -36,9 +36,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"commerce/resolvers"
 )
 
 // maxLevel is the depth limit of /graphql (server.maxDepth): no field of a
@@ -171,22 +172,9 @@ func Tools(s *ast.Schema) ([]Tool, error) {
 }
 
 // Snake turns a GraphQL field name into its tool name: createApiKey →
-// create_api_key, viewer → viewer.
-func Snake(name string) string {
-	rs := []rune(name)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) && i > 0 {
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-				b.WriteByte('_')
-			}
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
+// create_api_key, viewer → viewer. It is resolvers.SnakeCase, by which
+// readiness names the tools in resolve.mcp and refresh.mcp.
+func Snake(name string) string { return resolvers.SnakeCase(name) }
 
 func tool(s *ast.Schema, mutation bool, f *ast.FieldDefinition) (Tool, error) {
 	t := Tool{Name: Snake(f.Name), Field: f.Name, Mutation: mutation, Description: strings.TrimSpace(f.Description)}
