@@ -39,9 +39,10 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go) and the console's typed operations (console/src/gql)
+generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
 	$(GO) tool gqlgen generate
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
+	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
 	cd console && npx --no-install graphql-codegen --config codegen.yml --silent
 
 # The console's npm packages, exactly as console/package-lock.json pins them
@@ -58,7 +59,7 @@ console: ## Build console/dist (the embedded console) from a clean npm ci: typec
 .PHONY: verify
 verify: generate console ## Fail when generated code, the built console, go.mod or go.sum are out of date
 	$(GO) mod tidy
-	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum console/src/gql console/dist); \
+	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum mcp/tools_gen.go console/src/gql console/dist); \
 	if [ -n "$$changes" ]; then \
 		echo "$$changes"; \
 		echo "verify: generated code, console/dist or go.mod/go.sum are out of date: run 'make generate', 'make console' and 'go mod tidy' and commit the result" >&2; \

@@ -64,6 +64,8 @@ type Server struct {
 
 	work    bool
 	handler http.Handler
+	// gql is the /graphql handler, which MCP tools execute through (mcp.go).
+	gql http.Handler
 	// stopBackground ends the goroutines New started; background waits for them.
 	stopBackground context.CancelFunc
 	background     sync.WaitGroup
@@ -263,11 +265,17 @@ func (s *Server) routes() http.Handler {
 	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
 	// An API key, or else the console's session cookie (sessions.go).
 	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
+	s.gql = gql
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
 	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
 	// The body limit comes first: nothing reads more than 1 MiB of JSON.
 	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+
+	// MCP (mcp.go) and the documents for agents (agents.go).
+	r.Method(http.MethodPost, "/mcp", s.mcpHandler(api, ps))
+	r.Get("/llms.txt", s.llmsTxt)
+	r.Get("/graphql/schema.graphql", graphQLSchema)
 
 	api.Routes(r)
 	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}

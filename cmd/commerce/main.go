@@ -5,6 +5,7 @@
 //	commerce worker                job workers only
 //	commerce migrate up|down|status
 //	commerce accounts create --email E [--plan P] [--reuse]
+//	commerce mcp                   the MCP server over stdio (key in COMMERCE_API_KEY)
 package main
 
 import (
@@ -25,6 +26,8 @@ import (
 	"commerce/db"
 	"commerce/problem"
 	"commerce/server"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // drainTimeout caps how long shutdown waits for requests and jobs.
@@ -36,6 +39,7 @@ const usage = `usage:
   commerce migrate up|down|status   apply, roll back (last group; --all: everything) or show migrations
   commerce accounts create --email E [--plan free|growth|scale] [--reuse]
                                     create an account and print a new API key
+  commerce mcp                      serve MCP over stdio for the key in COMMERCE_API_KEY
 Configuration comes from the environment (see README).`
 
 func main() {
@@ -72,6 +76,8 @@ func run(args []string, stdout io.Writer) error {
 		return migrate(ctx, cfg, args[1:], stdout)
 	case "accounts":
 		return accounts(ctx, cfg, log, args[1:], stdout)
+	case "mcp":
+		return serveMCP(ctx, cfg, log, os.Getenv("COMMERCE_API_KEY"), &mcpsdk.StdioTransport{})
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -200,5 +206,31 @@ func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []s
 		return err
 	}
 	fmt.Fprintf(stdout, "account_id=%s\napi_key=%s\n", out.Account.ID, out.Key.Key)
+	return nil
+}
+
+// serveMCP serves the MCP server over t (stdio) for the caller holding key,
+// until the client closes the stream or a signal. The key is checked at
+// start and again on every call (a revoked key stops working at once).
+// Logs go to stderr: stdout carries the protocol.
+func serveMCP(ctx context.Context, cfg config.Config, log *slog.Logger, key string, t mcpsdk.Transport) error {
+	if key == "" {
+		return errors.New("mcp: set COMMERCE_API_KEY to the API key (svc_…) the tools act with")
+	}
+	srv, err := server.New(ctx, cfg, log, server.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close(context.Background())
+	caller := srv.KeyCaller(key)
+	if _, err := caller(ctx, nil); err != nil {
+		if p := problem.From(err); p != nil {
+			return fmt.Errorf("mcp: COMMERCE_API_KEY: %s", p.Detail)
+		}
+		return fmt.Errorf("mcp: COMMERCE_API_KEY: %w", err)
+	}
+	if err := srv.MCP(caller).Run(ctx, t); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
 	return nil
 }
