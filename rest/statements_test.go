@@ -32,7 +32,7 @@ func TestReadStatementBudgets(t *testing.T) {
 
 	statements := func(path string) (int64, *testkit.Response) {
 		require.Equal(t, 200, env.Get(path, acc.Key).Status) // the key's authentication cached
-		time.Sleep(50 * time.Millisecond)                      // its last-used write settled
+		time.Sleep(50 * time.Millisecond)                    // its last-used write settled
 		before := env.Server.DB.Queries()
 		res := env.Get(path, acc.Key)
 		require.Equal(t, 200, res.Status, "%s", res.Body)
