@@ -172,7 +172,7 @@ func (w *WebhookDispatcher) run(ctx, actx context.Context) {
 		writing.Wait()
 	}()
 
-	w.claim = true
+	w.want()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -311,15 +311,7 @@ func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) {
 		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
 		return
 	}
-	o := r.attemptOutcome(&c.d, at)
-	if o.next != nil {
-		w.mu.Lock()
-		if w.retryAt.IsZero() || o.next.Before(w.retryAt) {
-			w.retryAt = *o.next
-		}
-		w.mu.Unlock()
-	}
-	w.results <- o
+	w.results <- r.attemptOutcome(&c.d, at)
 }
 
 // finished frees an attempt's slot and asks for a claim when room came
@@ -376,6 +368,23 @@ func (w *WebhookDispatcher) write() {
 		if err != nil {
 			// The claims expire: the records are posted again.
 			r.Log.Error("record webhook attempts", "attempts", len(batch), "error", err)
+			continue
+		}
+		// Wake for the earliest retry scheduled: written now, so a claim
+		// at that time finds it.
+		var next time.Time
+		for _, o := range batch {
+			if o.next != nil && (next.IsZero() || o.next.Before(next)) {
+				next = *o.next
+			}
+		}
+		if !next.IsZero() {
+			w.mu.Lock()
+			if w.retryAt.IsZero() || next.Before(w.retryAt) {
+				w.retryAt = next
+			}
+			w.mu.Unlock()
+			w.signal()
 		}
 	}
 }
