@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"commerce/db"
 	"commerce/webhooks"
@@ -62,6 +63,11 @@ type WebhookDispatcher struct {
 	retryAt  time.Time       // the earliest retry this process scheduled
 	claim    bool            // a claim is wanted (woken, or room came back)
 
+	// claimConn and writeConn are the claim loop's and the writer's own
+	// connections, outside the pool: purchases queueing for the pool (on
+	// the seller's stats row) must not hold up the deliveries.
+	claimConn, writeConn dedicatedConn
+
 	stop     context.CancelFunc // ends Run
 	cancel   context.CancelFunc // cancels the attempts under way
 	done     chan struct{}      // closed when Run has returned
@@ -103,6 +109,42 @@ func (w *WebhookDispatcher) defaults() {
 	w.inflight = map[string]int{}
 	w.blocked = map[string]bool{}
 	w.done = make(chan struct{})
+	w.claimConn.db, w.writeConn.db = w.R.DB, w.R.DB
+}
+
+// querier is a pool or a connection.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// dedicatedConn is a connection taken from the pool for good (one user at
+// a time), taken again after it broke.
+type dedicatedConn struct {
+	db *db.DB
+	c  *pgx.Conn
+}
+
+func (d *dedicatedConn) get(ctx context.Context) (*pgx.Conn, error) {
+	if d.c != nil && !d.c.IsClosed() {
+		return d.c, nil
+	}
+	pc, err := d.db.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.c = pc.Hijack()
+	return d.c, nil
+}
+
+func (d *dedicatedConn) close() {
+	if d.c != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = d.c.Close(ctx)
+		d.c = nil
+	}
 }
 
 // Start runs the dispatcher until Stop.
@@ -170,6 +212,8 @@ func (w *WebhookDispatcher) run(ctx, actx context.Context) {
 		w.attempts.Wait()
 		close(w.results)
 		writing.Wait()
+		w.claimConn.close()
+		w.writeConn.close()
 	}()
 
 	w.want()
@@ -259,7 +303,11 @@ func (w *WebhookDispatcher) claimAndSend(ctx, actx context.Context, asOf *time.T
 	if limit <= 0 {
 		return nil
 	}
-	claimed, err := w.R.claimDeliveries(ctx, limit, ids, rooms, w.PerEndpoint, asOf)
+	conn, err := w.claimConn.get(ctx)
+	if err != nil {
+		return err
+	}
+	claimed, err := w.R.claimDeliveries(ctx, conn, limit, ids, rooms, w.PerEndpoint, asOf)
 	if err != nil {
 		return err
 	}
@@ -358,7 +406,10 @@ func (w *WebhookDispatcher) write() {
 		var err error
 		for try := 0; try < 3; try++ {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err = r.recordOutcomes(ctx, batch)
+			var conn *pgx.Conn
+			if conn, err = w.writeConn.get(ctx); err == nil {
+				err = r.recordOutcomes(ctx, conn, batch)
+			}
 			cancel()
 			if err == nil {
 				break
@@ -394,7 +445,7 @@ func (w *WebhookDispatcher) write() {
 // dispatcher, for tests and tools: 2 statements whatever the number of
 // records (the claim and the outcomes).
 func (r *Resolver) DeliverDue(ctx context.Context, asOf time.Time, limit int) (int, error) {
-	claimed, err := r.claimDeliveries(ctx, limit, nil, nil, DispatchPerEndpoint, &asOf)
+	claimed, err := r.claimDeliveries(ctx, r.DB.Pool, limit, nil, nil, DispatchPerEndpoint, &asOf)
 	if err != nil || len(claimed) == 0 {
 		return 0, err
 	}
@@ -413,7 +464,7 @@ func (r *Resolver) DeliverDue(ctx context.Context, asOf time.Time, limit int) (i
 		})
 	}
 	wg.Wait()
-	return len(claimed), r.recordOutcomes(ctx, out)
+	return len(claimed), r.recordOutcomes(ctx, r.DB.Pool, out)
 }
 
 // claimDeliveryBatchQuery: $1 the most records, $2/$3 endpoints and the
@@ -453,11 +504,11 @@ JOIN webhook_endpoints e ON e.id = d.endpoint_id
 JOIN events v ON v.id = d.event_id`
 
 // claimDeliveries claims up to limit due records in one statement.
-func (r *Resolver) claimDeliveries(ctx context.Context, limit int, ids []string, rooms []int32, perEndpoint int, asOf *time.Time) ([]claimedDelivery, error) {
+func (r *Resolver) claimDeliveries(ctx context.Context, q querier, limit int, ids []string, rooms []int32, perEndpoint int, asOf *time.Time) ([]claimedDelivery, error) {
 	if ids == nil {
 		ids, rooms = []string{}, []int32{}
 	}
-	rows, err := r.DB.Pool.Query(ctx, claimDeliveryBatchQuery, limit, ids, rooms, perEndpoint, asOf, webhookClaim.Seconds())
+	rows, err := q.Query(ctx, claimDeliveryBatchQuery, limit, ids, rooms, perEndpoint, asOf, webhookClaim.Seconds())
 	if err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
@@ -534,7 +585,7 @@ e AS (
 SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM e)`
 
 // recordOutcomes writes a batch of attempts' outcomes in one statement.
-func (r *Resolver) recordOutcomes(ctx context.Context, out []deliveryOutcome) error {
+func (r *Resolver) recordOutcomes(ctx context.Context, q querier, out []deliveryOutcome) error {
 	n := len(out)
 	var (
 		eps, evs, statuses = make([]string, n), make([]string, n), make([]string, n)
@@ -549,7 +600,7 @@ func (r *Resolver) recordOutcomes(ctx context.Context, out []deliveryOutcome) er
 		codes[i], errs[i], nexts[i] = o.code, o.errTxt, o.next
 	}
 	var rec, eps2 int
-	err := r.DB.Pool.QueryRow(ctx, recordOutcomesQuery, eps, evs, gens, ords, statuses, codes, errs, nexts, r.Now().UTC()).Scan(&rec, &eps2)
+	err := q.QueryRow(ctx, recordOutcomesQuery, eps, evs, gens, ords, statuses, codes, errs, nexts, r.Now().UTC()).Scan(&rec, &eps2)
 	if err != nil {
 		return fmt.Errorf("record webhook attempts: %w", err)
 	}
