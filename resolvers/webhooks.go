@@ -424,6 +424,7 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 		return nil, err
 	}
 	var d db.WebhookDelivery
+	fresh := new(db.WebhookDelivery)
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if _, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true); err != nil {
 			return err
@@ -435,13 +436,14 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 			}
 			return err
 		}
-		return r.dispatch(ctx, tx, d.AccountID, d.EventID, d.Type, []string{id}, true)
+		if err := r.dispatch(ctx, tx, d.AccountID, d.EventID, d.Type, []string{id}, true); err != nil {
+			return err
+		}
+		// The record as dispatched, read before the commit: once committed,
+		// a dispatcher may post it within milliseconds.
+		return tx.NewSelect().Model(fresh).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx)
 	})
 	if err != nil {
-		return nil, err
-	}
-	fresh := new(db.WebhookDelivery)
-	if err := r.DB.NewSelect().Model(fresh).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx); err != nil {
 		return nil, err
 	}
 	return toDeliveryModel(fresh), nil

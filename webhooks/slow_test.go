@@ -49,8 +49,11 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(func() { close(release); slow.Close(); fast.Close() })
-	createEndpoint(t, env, acc.Key, slow.URL, "order.paid")
+	slowID, _ := createEndpoint(t, env, acc.Key, slow.URL, "order.paid")
 	createEndpoint(t, env, acc.Key, fast.URL, "order.paid")
+	// What the slow endpoint has not taken yet is canceled, not left
+	// pending for the next test's dispatcher.
+	t.Cleanup(func() { env.Do(testkit.Request{Method: "DELETE", Path: "/v1/webhooks/" + slowID, Key: acc.Key}) })
 
 	// More orders than any worker pool of the old design (50).
 	const orders = 150
