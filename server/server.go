@@ -61,6 +61,8 @@ type Server struct {
 	Jobs     *jobs.Client
 	Resolver *resolvers.Resolver
 	Registry *prometheus.Registry
+	// Webhooks delivers the webhook records when the process works.
+	Webhooks *resolvers.WebhookDispatcher
 
 	work    bool
 	handler http.Handler
@@ -111,7 +113,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return fail(err)
 	}
 	hookClient, err := netguard.NewClient(netguard.Options{AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile,
-		Timeout: 10 * time.Second, FollowRedirects: false, UserAgent: "commerce-webhooks/1"})
+		Timeout: 10 * time.Second, FollowRedirects: false, UserAgent: "commerce-webhooks/1",
+		// One keep-alive pool: every attempt under way to a host can reuse a connection.
+		IdlePerHost: 2 * resolvers.DispatchPerEndpoint})
 	if err != nil {
 		return fail(err)
 	}
@@ -152,6 +156,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Jobs:     jc,
 		Resolver: res,
 		Registry: reg,
+		Webhooks: &resolvers.WebhookDispatcher{R: res},
 		work:     opts.Work,
 	}
 	s.handler = s.routes()
@@ -213,6 +218,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if err := s.Jobs.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
+	s.Webhooks.Start(ctx)
 	return nil
 }
 
@@ -220,6 +226,7 @@ func (s *Server) Start(ctx context.Context) error {
 // closes the connections.
 func (s *Server) Close(ctx context.Context) {
 	if s.work {
+		s.Webhooks.Stop(ctx)
 		if err := s.Jobs.Stop(ctx); err != nil {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
