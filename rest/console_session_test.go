@@ -315,3 +315,25 @@ func TestConsoleSessionWebsocket(t *testing.T) {
 	require.EqualValues(t, 4403, code)
 	require.True(t, strings.HasPrefix(reason, "authentication_error"), reason)
 }
+
+// An expired session, and every session of a deleted account, is refused.
+func TestConsoleSessionExpiredOrAccountDeleted(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	email := uniqueEmail("console-end")
+	expired := consoleSignIn(t, env, verifiedBootstrap(t, env, email))
+	live := consoleSignIn(t, env, verifiedBootstrap(t, env, email))
+
+	_, err := env.Server.DB.Pool.Exec(t.Context(), `UPDATE console_sessions SET expires_at = now() - interval '1 second'
+		WHERE id = (SELECT min(s.id) FROM console_sessions s JOIN accounts a ON a.id = s.account_id WHERE a.email = $1)`, email)
+	require.NoError(t, err)
+	p := requireProblem(t, env, consolePost(t, env, expired, `{ viewer { id } }`, nil, nil), 401, "authentication_error")
+	require.Contains(t, p["detail"], "expired")
+	res, _ := consoleGQL(t, env, live, `{ viewer { email } }`, nil)
+	require.Empty(t, res.Errors)
+
+	// The console deletes the account: its sessions end with it.
+	res, _ = consoleGQL(t, env, live, `mutation { deleteAccount }`, nil)
+	require.Empty(t, res.Errors, "%v", res.Errors)
+	requireProblem(t, env, consolePost(t, env, live, `{ viewer { id } }`, nil, nil), 401, "authentication_error")
+}

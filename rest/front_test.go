@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
@@ -76,7 +77,7 @@ func TestAPIReference(t *testing.T) {
 	require.NotContains(t, csp, "unsafe-eval")
 	nonce := regexp.MustCompile(`<meta property="csp-nonce" content="([^"]+)">`).FindStringSubmatch(body)
 	require.NotNil(t, nonce)
-	require.Contains(t, csp, "style-src 'self' 'nonce-"+nonce[1]+"'")
+	require.Contains(t, csp, "style-src 'self' 'nonce-"+html.UnescapeString(nonce[1])+"'")
 	again := env.Get("/docs/api", "")
 	require.NotEqual(t, csp, again.Header.Get("Content-Security-Policy"), "a fresh nonce per response")
 

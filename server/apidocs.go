@@ -112,7 +112,8 @@ func apiReference() http.Handler {
 		d := loadAPIDocs()
 		nonce := make([]byte, 18)
 		_, _ = rand.Read(nonce)
-		p := apidocsPage{d: d, Nonce: base64.StdEncoding.EncodeToString(nonce), Spec: apidocsSpec}
+		// URL-safe base64: nothing html/template escapes in the meta element.
+		p := apidocsPage{d: d, Nonce: base64.RawURLEncoding.EncodeToString(nonce), Spec: apidocsSpec}
 		var buf bytes.Buffer
 		if err := d.page.Execute(&buf, p); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
