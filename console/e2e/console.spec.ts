@@ -116,15 +116,16 @@ test('follow the readiness checklist to a connected processor', async () => {
   await connect.click();
   await expect(page.getByRole('heading', { name: 'Connect the sandbox processor' })).toBeVisible();
   await page.getByRole('button', { name: 'Complete onboarding' }).click();
-  await expect(page).toHaveURL(/\/console\/?\?processor=connected/);
-  await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+  // Onboarding returns to the console's processor page (CONTRACT §11).
+  await expect(page).toHaveURL(/\/console\/processor$/);
   await expect(page.getByText('Processor connected: onboarding is complete.')).toBeVisible();
-  await expect(page.locator('.checklist li.required')).toHaveCount(0);
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Processor' }).click();
   await expect(page.locator('.facts')).toContainText('connected');
   await expect(page.locator('.facts')).toContainText('USD');
   await expectAccessible(page, 'processor');
   await screenshots(page, 'processor');
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+  await expect(page.locator('.checklist li.required')).toHaveCount(0);
 });
 
 test('create a webhook endpoint and see the secret once', async () => {
@@ -295,7 +296,7 @@ test('customers, settings, billing and home show the account', async () => {
   await page.getByRole('button', { name: 'Move to Growth' }).click();
   await expect(page.getByRole('heading', { name: 'Sandbox subscription' })).toBeVisible();
   await expect(page.getByText('Growth plan')).toBeVisible();
-  await page.getByLabel('Pay').check();
+  await page.getByRole('radio', { name: 'Pay', exact: true }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/console\/settings\/billing\?plan_change=paid/);
   await expect(page.getByText('Payment received: your new plan is in force.')).toBeVisible();
