@@ -3,7 +3,8 @@
 // (the key shown once), the readiness checklist to a connected processor,
 // a webhook endpoint, a listing with an uploaded file, published; a buyer in
 // a second browser context buys it; the order arrives in the live feed; the
-// webhook's delivery log; refund; a key revoked. Every screen is checked
+// webhook's delivery log; refund; an upgrade to Growth through the
+// sandbox subscription page; a key revoked. Every screen is checked
 // with axe-core and photographed at desktop width and 375 px.
 import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
@@ -115,15 +116,16 @@ test('follow the readiness checklist to a connected processor', async () => {
   await connect.click();
   await expect(page.getByRole('heading', { name: 'Connect the sandbox processor' })).toBeVisible();
   await page.getByRole('button', { name: 'Complete onboarding' }).click();
-  await expect(page).toHaveURL(/\/console\/?\?processor=connected/);
-  await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+  // Onboarding returns to the console's processor page (CONTRACT §11).
+  await expect(page).toHaveURL(/\/console\/processor$/);
   await expect(page.getByText('Processor connected: onboarding is complete.')).toBeVisible();
-  await expect(page.locator('.checklist li.required')).toHaveCount(0);
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Processor' }).click();
   await expect(page.locator('.facts')).toContainText('connected');
   await expect(page.locator('.facts')).toContainText('USD');
   await expectAccessible(page, 'processor');
   await screenshots(page, 'processor');
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
+  await expect(page.locator('.checklist li.required')).toHaveCount(0);
 });
 
 test('create a webhook endpoint and see the secret once', async () => {
@@ -286,7 +288,26 @@ test('customers, settings, billing and home show the account', async () => {
   await page.goto('/console/settings/billing');
   await expect(page.getByRole('heading', { name: 'Growth' })).toBeVisible();
   await expect(page.locator('.plans .current')).toContainText('Free');
+  await expect(page.getByText('No subscription: you are on the free plan.')).toBeVisible();
   await expectAccessible(page, 'billing');
+
+  // Upgrade to Growth through the sandbox's hosted subscription page, which
+  // returns here; the plan, fee rate and subscription change.
+  await page.getByRole('button', { name: 'Move to Growth' }).click();
+  await expect(page.getByRole('heading', { name: 'Sandbox subscription' })).toBeVisible();
+  await expect(page.getByText('Growth plan')).toBeVisible();
+  await page.getByRole('radio', { name: 'Pay', exact: true }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/console\/settings\/billing\?plan_change=paid/);
+  await expect(page.getByText('Payment received: your new plan is in force.')).toBeVisible();
+  await expect(page.getByTestId('plan')).toHaveText('growth');
+  await expect(page.getByTestId('fee-rate')).toHaveText('5% of each sale');
+  await expect(page.locator('.plans .current')).toContainText('Growth');
+  const sub = page.getByTestId('subscription');
+  await expect(sub).toContainText('growth');
+  await expect(sub).toContainText('active');
+  await expect(sub).toContainText('Renews automatically');
+  await expectAccessible(page, 'billing-growth');
   await screenshots(page, 'billing');
 
   await page.goto('/console/');

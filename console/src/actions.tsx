@@ -1,8 +1,10 @@
-// A readiness action as a control: an API action runs the console's own
-// operation for it (the same use case its resolve.endpoint names); a HUMAN
-// action opens its page.
+// A readiness action as a control: an API action that needs no input from
+// the seller (resolve.inputs empty) runs its resolve.graphql operation as
+// given, then the readiness is read again (connect instead opens the
+// onboarding url its result carries); an API action
+// with inputs opens the screen with its form; a HUMAN action opens its page.
 import { useState, type ReactElement } from 'react';
-import { useMutation } from 'urql';
+import { useClient, useMutation } from 'urql';
 import type { ActionFieldsFragment } from './gql/graphql';
 import { ConnectProcessor, PublishListing, UpdateWebhook } from './ops';
 import { problemsOf, type Problem } from './problems';
@@ -12,6 +14,16 @@ import { FormErrors } from './ui';
 function idIn(endpoint: string | null | undefined, re: RegExp): string | null {
   const m = endpoint?.match(re);
   return m ? decodeURIComponent(m[1]) : null;
+}
+
+// urlIn: the url of an operation's single root field's result, if any (for
+// connect, the processor's onboarding page the seller goes on to).
+function urlIn(data: unknown): string | null {
+  if (!data || typeof data !== 'object') return null;
+  const roots = Object.values(data as Record<string, unknown>);
+  const root = roots.length === 1 ? roots[0] : null;
+  const url = root && typeof root === 'object' ? (root as Record<string, unknown>).url : null;
+  return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
 }
 
 const controlText: Record<string, string> = {
@@ -28,6 +40,7 @@ export function ActionControl({ action, onDone }: { action: ActionFieldsFragment
   const [, connect] = useMutation(ConnectProcessor);
   const [, publish] = useMutation(PublishListing);
   const [, updateWebhook] = useMutation(UpdateWebhook);
+  const client = useClient();
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<Problem[]>([]);
   const r = action.resolve;
@@ -52,6 +65,34 @@ export function ActionControl({ action, onDone }: { action: ActionFieldsFragment
       after?.();
       onDone?.();
     }
+  }
+
+  const call = r.graphql;
+  if (call && r.inputs.length === 0) {
+    return (
+      <>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            perform(async () => {
+              const vars = call.variables as Record<string, unknown>;
+              const res = /^\s*query\b/.test(call.query)
+                ? await client.query(call.query, vars, { requestPolicy: 'network-only' }).toPromise()
+                : await client.mutation(call.query, vars).toPromise();
+              // Connect's result is the onboarding page to go on to; any
+              // other result (a listing's url is its product page) is not.
+              const url = action.code === 'CONNECT_STRIPE' ? urlIn(res.data) : null;
+              if (!res.error && url) window.location.assign(url);
+              return res;
+            })
+          }
+        >
+          {text}
+        </button>
+        <FormErrors problems={problems} />
+      </>
+    );
   }
 
   let control: ReactElement | null = null;

@@ -8,7 +8,7 @@ export const ActionFields = graphql(`
     kind
     priority
     message
-    resolve { method endpoint url params }
+    resolve { method endpoint url params inputs { name } graphql { query variables } }
   }
 `);
 
@@ -347,7 +347,13 @@ export const UpdateAccount = graphql(`
 export const BillingQuery = graphql(`
   query Billing {
     plans { id name feeRate monthlyPrice currency }
-    viewer { id plan feeRate billingStatus }
+    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }
+  }
+`);
+
+export const ChangePlan = graphql(`
+  mutation ChangePlan($input: ChangePlanInput!) {
+    changePlan(input: $input) { plan status url expiresAt }
   }
 `);
 

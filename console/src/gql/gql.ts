@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params }\n  }\n": typeof types.ActionFieldsFragmentDoc,
+    "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n": typeof types.ActionFieldsFragmentDoc,
     "\n  query Viewer {\n    viewer { id email displayName plan currency processor { status chargesEnabled testMode } }\n  }\n": typeof types.ViewerDocument,
     "\n  query Home {\n    viewer {\n      id\n      displayName\n      currency\n      stats { totalRevenue totalOrders totalListings }\n      readiness { operational next actions { ...ActionFields } }\n      orders(first: 5) {\n        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }\n      }\n    }\n  }\n": typeof types.HomeDocument,
     "\n  mutation StartBootstrap($input: BootstrapInput!) {\n    startBootstrap(input: $input) { sessionId email status expiresAt }\n  }\n": typeof types.StartBootstrapDocument,
@@ -54,12 +54,13 @@ type Documents = {
     "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": typeof types.UpdateStoreDocument,
     "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": typeof types.UpdateAccountDocument,
-    "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n": typeof types.BillingDocument,
+    "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n": typeof types.BillingDocument,
+    "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": typeof types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": typeof types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": typeof types.SignOutDocument,
 };
 const documents: Documents = {
-    "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params }\n  }\n": types.ActionFieldsFragmentDoc,
+    "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n": types.ActionFieldsFragmentDoc,
     "\n  query Viewer {\n    viewer { id email displayName plan currency processor { status chargesEnabled testMode } }\n  }\n": types.ViewerDocument,
     "\n  query Home {\n    viewer {\n      id\n      displayName\n      currency\n      stats { totalRevenue totalOrders totalListings }\n      readiness { operational next actions { ...ActionFields } }\n      orders(first: 5) {\n        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }\n      }\n    }\n  }\n": types.HomeDocument,
     "\n  mutation StartBootstrap($input: BootstrapInput!) {\n    startBootstrap(input: $input) { sessionId email status expiresAt }\n  }\n": types.StartBootstrapDocument,
@@ -99,7 +100,8 @@ const documents: Documents = {
     "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": types.UpdateStoreDocument,
     "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": types.UpdateAccountDocument,
-    "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n": types.BillingDocument,
+    "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n": types.BillingDocument,
+    "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": types.SignOutDocument,
 };
@@ -121,7 +123,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params }\n  }\n"): (typeof documents)["\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params }\n  }\n"];
+export function graphql(source: "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n"): (typeof documents)["\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -281,7 +283,11 @@ export function graphql(source: "\n  mutation UpdateAccount($input: UpdateAccoun
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n"): (typeof documents)["\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus }\n  }\n"];
+export function graphql(source: "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n"): (typeof documents)["\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n"): (typeof documents)["\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

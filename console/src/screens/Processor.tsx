@@ -54,6 +54,7 @@ export function Processor() {
     <Page title="Processor">
       <FormErrors problems={[...problemsOf(error), ...problems]} shown={['processor_test_key']} />
       {notice && <Notice>{notice}</Notice>}
+      {p?.status === 'CONNECTED' && p.chargesEnabled && <Notice>Processor connected: onboarding is complete.</Notice>}
       {!p && fetching && <Loading />}
       {p && (
         <>
