@@ -327,6 +327,7 @@ type ComplexityRoot struct {
 		Deliverables    func(childComplexity int) int
 		DisputeStatus   func(childComplexity int) int
 		FulfilledAt     func(childComplexity int) int
+		FulfillmentNote func(childComplexity int) int
 		HandedOffAt     func(childComplexity int) int
 		HasDeliverables func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -1989,6 +1990,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.FulfilledAt(childComplexity), true
+	case "Order.fulfillmentNote":
+		if e.ComplexityRoot.Order.FulfillmentNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FulfillmentNote(childComplexity), true
 	case "Order.handedOffAt":
 		if e.ComplexityRoot.Order.HandedOffAt == nil {
 			break
@@ -3433,6 +3440,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_paidAt(ctx, field)
 	case "fulfilledAt":
 		return ec.fieldContext_Order_fulfilledAt(ctx, field)
+	case "fulfillmentNote":
+		return ec.fieldContext_Order_fulfillmentNote(ctx, field)
 	case "canceledAt":
 		return ec.fieldContext_Order_canceledAt(ctx, field)
 	case "updatedAt":
@@ -10515,6 +10524,29 @@ func (ec *executionContext) fieldContext_Order_fulfilledAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Order_fulfillmentNote(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_fulfillmentNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentNote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_fulfillmentNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Order_canceledAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17540,6 +17572,11 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "fulfilledAt":
 			out.Values[i] = ec._Order_fulfilledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfillmentNote":
+			out.Values[i] = ec._Order_fulfillmentNote(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -35,7 +35,9 @@ func analyticsCSP(n string) string {
 
 type productData struct {
 	*resolvers.ProductPage
-	Nonce  string
+	Nonce string
+	// Notice tells a buyer sent back by the checkout what happened.
+	Notice string
 	Errors map[string]string
 	Values url.Values
 }
@@ -72,7 +74,8 @@ func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolver
 	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
-	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values})
+	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values,
+		Notice: resolvers.CheckoutNotice(r.URL.Query().Get("checkout"))})
 }
 
 // sameOrigin refuses cross-site form posts (CSRF): a present Origin, or else
@@ -146,7 +149,7 @@ func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
 func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	p, err := s.Resolver.Download(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This purchase was refunded: its download link no longer works.")
+		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
 		return
 	}
 	if err != nil {

@@ -57,6 +57,10 @@ func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRe
 		SuccessURL:        stripego.String(req.SuccessURL),
 		CancelURL:         stripego.String(req.CancelURL),
 	}
+	if !req.ExpiresAt.IsZero() {
+		// Stripe takes 30 minutes to 24 hours.
+		params.ExpiresAt = stripego.Int64(req.ExpiresAt.Unix())
+	}
 	params.PaymentIntentData.AddMetadata(OrderIDKey, req.OrderID)
 	params.AddMetadata(OrderIDKey, req.OrderID)
 	params.Context = ctx
