@@ -46,7 +46,9 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	Account struct {
 		APIKeys         func(childComplexity int, first *int, after *string) int
+		AvatarURL       func(childComplexity int) int
 		BillingStatus   func(childComplexity int) int
+		Bio             func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Currency        func(childComplexity int) int
 		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
@@ -618,12 +620,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.APIKeys(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Account.avatarUrl":
+		if e.ComplexityRoot.Account.AvatarURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.AvatarURL(childComplexity), true
 	case "Account.billingStatus":
 		if e.ComplexityRoot.Account.BillingStatus == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Account.BillingStatus(childComplexity), true
+	case "Account.bio":
+		if e.ComplexityRoot.Account.Bio == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Bio(childComplexity), true
 	case "Account.createdAt":
 		if e.ComplexityRoot.Account.CreatedAt == nil {
 			break
@@ -2918,6 +2932,10 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_email(ctx, field)
 	case "displayName":
 		return ec.fieldContext_Account_displayName(ctx, field)
+	case "bio":
+		return ec.fieldContext_Account_bio(ctx, field)
+	case "avatarUrl":
+		return ec.fieldContext_Account_avatarUrl(ctx, field)
 	case "plan":
 		return ec.fieldContext_Account_plan(ctx, field)
 	case "feeRate":
@@ -4795,6 +4813,52 @@ func (ec *executionContext) _Account_displayName(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Account_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Account_bio(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_bio(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bio, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_bio(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Account_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_avatarUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvatarURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_avatarUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -14876,7 +14940,7 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "processorTestKey"}
+	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "bio", "avatar", "processorTestKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14904,6 +14968,20 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 				return it, err
 			}
 			it.DisplayName = graphql.OmittableOf(data)
+		case "bio":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bio"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bio = graphql.OmittableOf(data)
+		case "avatar":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("avatar"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Avatar = graphql.OmittableOf(data)
 		case "processorTestKey":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processorTestKey"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -15232,6 +15310,16 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "displayName":
 			out.Values[i] = ec._Account_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bio":
+			out.Values[i] = ec._Account_bio(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "avatarUrl":
+			out.Values[i] = ec._Account_avatarUrl(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -71,7 +71,7 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (s *Site) store(w http.ResponseWriter, r *http.Request) {
-	st, err := s.Resolver.StoreBySlug(r.Context(), chi.URLParam(r, "slug"))
+	st, err := s.Resolver.StoreBySlug(r.Context(), chi.URLParam(r, "slug"), r.URL.Query().Get("after"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

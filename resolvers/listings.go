@@ -85,11 +85,7 @@ func (v *listingFields) slug(s *string) string {
 	if s == nil {
 		return ""
 	}
-	out, ok := slugify(*s)
-	if !ok {
-		v.f.Add("slug", "slug must contain letters or digits (it is lowercased, with dashes between words)")
-	}
-	return out
+	return slugOf(&v.f, *s)
 }
 
 func (v *listingFields) metadata(m map[string]any) map[string]string {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -236,6 +237,9 @@ func (s *Server) routes() http.Handler {
 
 	r := chi.NewRouter()
 	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.Recover(ps))
+	// Every GET route also answers HEAD (CONTRACT §10): a HEAD with no
+	// route of its own is routed to the GET handler (the body is dropped).
+	r.Use(middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
 		ps.Write(w, req, problem.Newf(problem.NotFound, "No route %s %s.", req.Method, req.URL.Path))
 	})
