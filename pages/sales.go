@@ -160,6 +160,38 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "download.html", p)
 }
 
+// review takes the download page's review form: a review stored sends the
+// buyer back to the page (303); a refused one re-renders it with its
+// errors (422), nothing stored.
+func (s *Site) review(w http.ResponseWriter, r *http.Request) {
+	if !s.sameOrigin(r) {
+		s.fail(w, r, problem.New(problem.PermissionDenied, "Reviews are accepted from the download page only."))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	token := chi.URLParam(r, "token")
+	p, err := s.Resolver.SubmitReview(r.Context(), token, r.PostForm.Get("rating"), r.PostForm.Get("text"))
+	if errors.Is(err, resolvers.ErrGone) {
+		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(p.Review.Errors) > 0 {
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		s.render(w, r, http.StatusUnprocessableEntity, "download.html", p)
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, "/d/"+token+"#review", http.StatusSeeOther)
+}
+
 func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {
 	c, err := s.Resolver.DownloadDeliverable(r.Context(), chi.URLParam(r, "token"), chi.URLParam(r, "deliverable_id"))
 	if errors.Is(err, resolvers.ErrGone) {

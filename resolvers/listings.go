@@ -376,7 +376,13 @@ func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, erro
 	if err != nil {
 		return nil, err
 	}
-	return r.toListingModel(l, ds[l.ID], facts), nil
+	m := r.toListingModel(l, ds[l.ID], facts)
+	rs, err := r.ReviewsByListing(ctx, []string{l.ID})
+	if err != nil {
+		return nil, err
+	}
+	m.Reviews = rs[0]
+	return m, nil
 }
 
 // deliverablesOf loads the deliverables of listings in one query.
@@ -487,7 +493,6 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
-		Reviews:   &model.Reviews{Items: []*model.Review{}},
 		Readiness: listingReadiness(l, f),
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}

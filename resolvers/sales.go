@@ -19,6 +19,7 @@ import (
 
 	"commerce/currency"
 	"commerce/db"
+	"commerce/graph/model"
 	"commerce/problem"
 	"commerce/processor"
 	"commerce/processor/sandbox"
@@ -51,6 +52,8 @@ type ProductPage struct {
 	UTMCampaign     string
 	// Available: published, and the seller can take payments.
 	Available bool
+	// Reviews are the shown reviews: count, average, the latest 10.
+	Reviews *model.Reviews
 }
 
 type saleListing struct {
@@ -106,6 +109,11 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
+	rs, rerr := r.ReviewsByListing(ctx, []string{s.l.ID})
+	if rerr != nil {
+		return nil, rerr
+	}
+	p.Reviews = rs[0]
 	if s.l.CoverKey != nil {
 		p.CoverURL = r.MediaURL(*s.l.CoverKey)
 		switch s.l.CoverBlur {
@@ -379,6 +387,8 @@ type DownloadPage struct {
 	Deliverables []DownloadItem
 	// Note is the seller's fulfillment note ("" without one).
 	Note string
+	// Review is the review form, or the buyer's review.
+	Review *ReviewForm
 }
 
 // DownloadItem is one deliverable on the download page.
@@ -426,6 +436,9 @@ func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, e
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
 	p := &DownloadPage{Token: token, Title: snap.Title, StoreName: deref(seller.DisplayName, ""), Note: deref(o.FulfillmentNote, "")}
+	if p.Review, err = r.reviewFormOf(ctx, o); err != nil {
+		return nil, err
+	}
 	for _, d := range o.Deliverables {
 		it := DownloadItem{ID: d.ID, Type: d.Type, Name: deref(d.FileName, "")}
 		switch d.Type {
