@@ -132,7 +132,7 @@ type thankYouData struct {
 
 func (s *Site) thankYou(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p, err := s.Resolver.ThankYou(r.Context(), chi.URLParam(r, "slug"), q.Get("order"), q.Get("token"))
+	p, err := s.Resolver.ThankYou(r.Context(), chi.URLParam(r, "slug"), q.Get("order"), q.Get("token"), r.Method != http.MethodHead)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -333,6 +333,13 @@ type ThankYouPage struct {
 	PriceText       string
 	Slug            string
 	GAMeasurementID string
+	// UTM values the analytics tag is configured with: the listing's, or
+	// the defaults (CONTRACT §10).
+	UTMSource   string
+	UTMMedium   string
+	UTMCampaign string
+	// StoreName is the seller's display name ("" without one).
+	StoreName string
 	// TrackPurchase: render the analytics purchase event (once per order).
 	TrackPurchase bool
 	Value         string // major units
@@ -341,8 +348,9 @@ type ThankYouPage struct {
 
 // ThankYou returns the thank-you page of an order, checked by its view
 // token. The analytics purchase event is rendered the first time the paid
-// order is shown, and never again. Errors: not_found.
-func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token string) (*ThankYouPage, error) {
+// order is shown with track (a GET; a HEAD shows nothing), and never again;
+// the tag is configured with the listing's UTM values. Errors: not_found.
+func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token string, track bool) (*ThankYouPage, error) {
 	o := new(db.Order)
 	err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("listing_slug = ?", slugValue).Scan(ctx)
 	if err != nil || subtle.ConstantTimeCompare([]byte(o.ViewToken), []byte(token)) != 1 {
@@ -354,9 +362,25 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	var ga *string
 	_ = r.DB.NewSelect().Table("accounts").Column("ga_measurement_id").Where("id = ?", o.AccountID).Scan(ctx, &ga)
+	var seller struct {
+		DisplayName *string `json:"display_name"`
+	}
+	_ = json.Unmarshal(o.SellerSnapshot, &seller)
+	var utm struct {
+		Source   *string `bun:"utm_source"`
+		Medium   *string `bun:"utm_medium"`
+		Campaign *string `bun:"utm_campaign"`
+	}
+	if err := r.DB.NewSelect().Table("listings").Column("utm_source", "utm_medium", "utm_campaign").
+		Where("id = ?", o.ListingID).Scan(ctx, &utm.Source, &utm.Medium, &utm.Campaign); err != nil {
+		return nil, fmt.Errorf("listing utm: %w", err)
+	}
 	p := &ThankYouPage{OrderID: o.ID, Title: snap.Title, Status: o.Status, PriceText: currency.Format(o.Amount, o.Currency),
-		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency)}
-	if p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
+		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency),
+		UTMSource: deref(utm.Source, "commerce"), UTMMedium: deref(utm.Medium, "product_page"),
+		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, "")}
+	// A HEAD request (track false) renders nothing, so it uses nothing up.
+	if track && p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
 		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
 		if err == nil {
 			n, _ := res.RowsAffected()
