@@ -42,6 +42,10 @@ type Account struct {
 	ListingsCount    int        `bun:"listings_count"`
 	// ProcessorTestKey is the sealed test key (nil: live mode).
 	ProcessorTestKey []byte `bun:"processor_test_key"`
+	// ProcessorTestEndpointID and ProcessorTestEndpointSecret (sealed) are
+	// the webhook endpoint registered on the seller's test account.
+	ProcessorTestEndpointID     *string `bun:"processor_test_endpoint_id"`
+	ProcessorTestEndpointSecret []byte  `bun:"processor_test_endpoint_secret"`
 }
 
 // Processor connection states (accounts.processor_status).

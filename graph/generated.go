@@ -66,6 +66,7 @@ type ComplexityRoot struct {
 		Processor       func(childComplexity int) int
 		Readiness       func(childComplexity int) int
 		Stats           func(childComplexity int) int
+		Subscription    func(childComplexity int) int
 		Webhooks        func(childComplexity int, first *int, after *string) int
 	}
 
@@ -73,6 +74,7 @@ type ComplexityRoot struct {
 		Actions     func(childComplexity int) int
 		Next        func(childComplexity int) int
 		Operational func(childComplexity int) int
+		Refresh     func(childComplexity int) int
 	}
 
 	AccountStats struct {
@@ -89,8 +91,17 @@ type ComplexityRoot struct {
 		Resolve  func(childComplexity int) int
 	}
 
+	ActionInput struct {
+		Description func(childComplexity int) int
+		Example     func(childComplexity int) int
+		Name        func(childComplexity int) int
+	}
+
 	ActionResolve struct {
 		Endpoint func(childComplexity int) int
+		GraphQL  func(childComplexity int) int
+		Inputs   func(childComplexity int) int
+		MCP      func(childComplexity int) int
 		Method   func(childComplexity int) int
 		Params   func(childComplexity int) int
 		URL      func(childComplexity int) int
@@ -115,6 +126,13 @@ type ComplexityRoot struct {
 	ApiKeyEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	BillingSubscription struct {
+		CancelAt         func(childComplexity int) int
+		CurrentPeriodEnd func(childComplexity int) int
+		Plan             func(childComplexity int) int
+		Status           func(childComplexity int) int
 	}
 
 	BootstrapSession struct {
@@ -200,6 +218,7 @@ type ComplexityRoot struct {
 		File      func(childComplexity int) int
 		ID        func(childComplexity int) int
 		Object    func(childComplexity int) int
+		Readiness func(childComplexity int) int
 		Type      func(childComplexity int) int
 		Value     func(childComplexity int) int
 	}
@@ -239,6 +258,11 @@ type ComplexityRoot struct {
 		Purpose     func(childComplexity int) int
 		Size        func(childComplexity int) int
 		Token       func(childComplexity int) int
+	}
+
+	GraphQLCall struct {
+		Query     func(childComplexity int) int
+		Variables func(childComplexity int) int
 	}
 
 	Listing struct {
@@ -283,11 +307,18 @@ type ComplexityRoot struct {
 	ListingReadiness struct {
 		Actions  func(childComplexity int) int
 		Next     func(childComplexity int) int
+		Refresh  func(childComplexity int) int
 		Sellable func(childComplexity int) int
+	}
+
+	McpCall struct {
+		Arguments func(childComplexity int) int
+		Tool      func(childComplexity int) int
 	}
 
 	Mutation struct {
 		AddDeliverable        func(childComplexity int, listingID string, input model.DeliverableInput) int
+		ChangePlan            func(childComplexity int, input model.ChangePlanInput) int
 		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor      func(childComplexity int) int
 		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
@@ -365,6 +396,7 @@ type ComplexityRoot struct {
 	OrderReadiness struct {
 		Actions func(childComplexity int) int
 		Next    func(childComplexity int) int
+		Refresh func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -390,6 +422,14 @@ type ComplexityRoot struct {
 		Object       func(childComplexity int) int
 	}
 
+	PlanChange struct {
+		ExpiresAt func(childComplexity int) int
+		Object    func(childComplexity int) int
+		Plan      func(childComplexity int) int
+		Status    func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
 	ProcessorDisconnection struct {
 		AccountID        func(childComplexity int) int
 		AffectedListings func(childComplexity int) int
@@ -399,6 +439,7 @@ type ComplexityRoot struct {
 	ProcessorOnboarding struct {
 		ExpiresAt func(childComplexity int) int
 		Object    func(childComplexity int) int
+		Readiness func(childComplexity int) int
 		URL       func(childComplexity int) int
 	}
 
@@ -421,6 +462,13 @@ type ComplexityRoot struct {
 		Store    func(childComplexity int) int
 		Viewer   func(childComplexity int) int
 		Webhook  func(childComplexity int, id string) int
+	}
+
+	ReadinessRefresh struct {
+		Endpoint func(childComplexity int) int
+		GraphQL  func(childComplexity int) int
+		MCP      func(childComplexity int) int
+		Method   func(childComplexity int) int
 	}
 
 	Redelivery struct {
@@ -534,6 +582,7 @@ type ComplexityRoot struct {
 
 type AccountResolver interface {
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
+
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
@@ -561,6 +610,7 @@ type MutationResolver interface {
 	StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error)
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
+	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -774,6 +824,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Stats(childComplexity), true
+	case "Account.subscription":
+		if e.ComplexityRoot.Account.Subscription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Subscription(childComplexity), true
 	case "Account.webhooks":
 		if e.ComplexityRoot.Account.Webhooks == nil {
 			break
@@ -804,6 +860,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccountReadiness.Operational(childComplexity), true
+	case "AccountReadiness.refresh":
+		if e.ComplexityRoot.AccountReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccountReadiness.Refresh(childComplexity), true
 
 	case "AccountStats.totalListings":
 		if e.ComplexityRoot.AccountStats.TotalListings == nil {
@@ -855,12 +917,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Action.Resolve(childComplexity), true
 
+	case "ActionInput.description":
+		if e.ComplexityRoot.ActionInput.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Description(childComplexity), true
+	case "ActionInput.example":
+		if e.ComplexityRoot.ActionInput.Example == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Example(childComplexity), true
+	case "ActionInput.name":
+		if e.ComplexityRoot.ActionInput.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionInput.Name(childComplexity), true
+
 	case "ActionResolve.endpoint":
 		if e.ComplexityRoot.ActionResolve.Endpoint == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ActionResolve.Endpoint(childComplexity), true
+	case "ActionResolve.graphql":
+		if e.ComplexityRoot.ActionResolve.GraphQL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.GraphQL(childComplexity), true
+	case "ActionResolve.inputs":
+		if e.ComplexityRoot.ActionResolve.Inputs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.Inputs(childComplexity), true
+	case "ActionResolve.mcp":
+		if e.ComplexityRoot.ActionResolve.MCP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ActionResolve.MCP(childComplexity), true
 	case "ActionResolve.method":
 		if e.ComplexityRoot.ActionResolve.Method == nil {
 			break
@@ -954,6 +1053,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiKeyEdge.Node(childComplexity), true
+
+	case "BillingSubscription.cancelAt":
+		if e.ComplexityRoot.BillingSubscription.CancelAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelAt(childComplexity), true
+	case "BillingSubscription.currentPeriodEnd":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd(childComplexity), true
+	case "BillingSubscription.plan":
+		if e.ComplexityRoot.BillingSubscription.Plan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Plan(childComplexity), true
+	case "BillingSubscription.status":
+		if e.ComplexityRoot.BillingSubscription.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Status(childComplexity), true
 
 	case "BootstrapSession.accountCreated":
 		if e.ComplexityRoot.BootstrapSession.AccountCreated == nil {
@@ -1311,6 +1435,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Deliverable.Object(childComplexity), true
+	case "Deliverable.readiness":
+		if e.ComplexityRoot.Deliverable.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deliverable.Readiness(childComplexity), true
 	case "Deliverable.type":
 		if e.ComplexityRoot.Deliverable.Type == nil {
 			break
@@ -1460,6 +1590,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.File.Token(childComplexity), true
+
+	case "GraphQLCall.query":
+		if e.ComplexityRoot.GraphQLCall.Query == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GraphQLCall.Query(childComplexity), true
+	case "GraphQLCall.variables":
+		if e.ComplexityRoot.GraphQLCall.Variables == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GraphQLCall.Variables(childComplexity), true
 
 	case "Listing.allReviews":
 		if e.ComplexityRoot.Listing.AllReviews == nil {
@@ -1661,12 +1804,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ListingReadiness.Next(childComplexity), true
+	case "ListingReadiness.refresh":
+		if e.ComplexityRoot.ListingReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingReadiness.Refresh(childComplexity), true
 	case "ListingReadiness.sellable":
 		if e.ComplexityRoot.ListingReadiness.Sellable == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ListingReadiness.Sellable(childComplexity), true
+
+	case "McpCall.arguments":
+		if e.ComplexityRoot.McpCall.Arguments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpCall.Arguments(childComplexity), true
+	case "McpCall.tool":
+		if e.ComplexityRoot.McpCall.Tool == nil {
+			break
+		}
+
+		return e.ComplexityRoot.McpCall.Tool(childComplexity), true
 
 	case "Mutation.addDeliverable":
 		if e.ComplexityRoot.Mutation.AddDeliverable == nil {
@@ -1679,6 +1841,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddDeliverable(childComplexity, args["listingId"].(string), args["input"].(model.DeliverableInput)), true
+	case "Mutation.changePlan":
+		if e.ComplexityRoot.Mutation.ChangePlan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changePlan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangePlan(childComplexity, args["input"].(model.ChangePlanInput)), true
 	case "Mutation.completeBootstrap":
 		if e.ComplexityRoot.Mutation.CompleteBootstrap == nil {
 			break
@@ -2188,6 +2361,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderReadiness.Next(childComplexity), true
+	case "OrderReadiness.refresh":
+		if e.ComplexityRoot.OrderReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderReadiness.Refresh(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2276,6 +2455,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Plan.Object(childComplexity), true
 
+	case "PlanChange.expiresAt":
+		if e.ComplexityRoot.PlanChange.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.ExpiresAt(childComplexity), true
+	case "PlanChange.object":
+		if e.ComplexityRoot.PlanChange.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Object(childComplexity), true
+	case "PlanChange.plan":
+		if e.ComplexityRoot.PlanChange.Plan == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Plan(childComplexity), true
+	case "PlanChange.status":
+		if e.ComplexityRoot.PlanChange.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.Status(childComplexity), true
+	case "PlanChange.url":
+		if e.ComplexityRoot.PlanChange.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlanChange.URL(childComplexity), true
+
 	case "ProcessorDisconnection.accountId":
 		if e.ComplexityRoot.ProcessorDisconnection.AccountID == nil {
 			break
@@ -2307,6 +2517,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ProcessorOnboarding.Object(childComplexity), true
+	case "ProcessorOnboarding.readiness":
+		if e.ComplexityRoot.ProcessorOnboarding.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ProcessorOnboarding.Readiness(childComplexity), true
 	case "ProcessorOnboarding.url":
 		if e.ComplexityRoot.ProcessorOnboarding.URL == nil {
 			break
@@ -2436,6 +2652,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Webhook(childComplexity, args["id"].(string)), true
+
+	case "ReadinessRefresh.endpoint":
+		if e.ComplexityRoot.ReadinessRefresh.Endpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.Endpoint(childComplexity), true
+	case "ReadinessRefresh.graphql":
+		if e.ComplexityRoot.ReadinessRefresh.GraphQL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.GraphQL(childComplexity), true
+	case "ReadinessRefresh.mcp":
+		if e.ComplexityRoot.ReadinessRefresh.MCP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.MCP(childComplexity), true
+	case "ReadinessRefresh.method":
+		if e.ComplexityRoot.ReadinessRefresh.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReadinessRefresh.Method(childComplexity), true
 
 	case "Redelivery.endpoints":
 		if e.ComplexityRoot.Redelivery.Endpoints == nil {
@@ -2844,6 +3085,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputBootstrapInput,
 		ec.unmarshalInputBootstrapStoreInput,
 		ec.unmarshalInputBootstrapVerifyInput,
+		ec.unmarshalInputChangePlanInput,
 		ec.unmarshalInputCheckoutFieldInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateListingInput,
@@ -2945,7 +3187,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -2959,6 +3201,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
+	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
@@ -3009,6 +3252,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_createdAt(ctx, field)
 	case "apiKeys":
 		return ec.fieldContext_Account_apiKeys(ctx, field)
+	case "subscription":
+		return ec.fieldContext_Account_subscription(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
 	case "orders":
@@ -3031,6 +3276,8 @@ func (ec *executionContext) childFields_AccountReadiness(ctx context.Context, fi
 		return ec.fieldContext_AccountReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_AccountReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_AccountReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccountReadiness", field.Name)
 }
@@ -3063,6 +3310,18 @@ func (ec *executionContext) childFields_Action(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Action", field.Name)
 }
 
+func (ec *executionContext) childFields_ActionInput(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_ActionInput_name(ctx, field)
+	case "description":
+		return ec.fieldContext_ActionInput_description(ctx, field)
+	case "example":
+		return ec.fieldContext_ActionInput_example(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ActionInput", field.Name)
+}
+
 func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "method":
@@ -3073,6 +3332,12 @@ func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field
 		return ec.fieldContext_ActionResolve_url(ctx, field)
 	case "params":
 		return ec.fieldContext_ActionResolve_params(ctx, field)
+	case "inputs":
+		return ec.fieldContext_ActionResolve_inputs(ctx, field)
+	case "graphql":
+		return ec.fieldContext_ActionResolve_graphql(ctx, field)
+	case "mcp":
+		return ec.fieldContext_ActionResolve_mcp(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ActionResolve", field.Name)
 }
@@ -3117,6 +3382,20 @@ func (ec *executionContext) childFields_ApiKeyEdge(ctx context.Context, field gr
 		return ec.fieldContext_ApiKeyEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApiKeyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "plan":
+		return ec.fieldContext_BillingSubscription_plan(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingSubscription_status(ctx, field)
+	case "currentPeriodEnd":
+		return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+	case "cancelAt":
+		return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSubscription", field.Name)
 }
 
 func (ec *executionContext) childFields_BootstrapSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3289,6 +3568,8 @@ func (ec *executionContext) childFields_Deliverable(ctx context.Context, field g
 		return ec.fieldContext_Deliverable_file(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Deliverable_createdAt(ctx, field)
+	case "readiness":
+		return ec.fieldContext_Deliverable_readiness(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Deliverable", field.Name)
 }
@@ -3365,6 +3646,16 @@ func (ec *executionContext) childFields_File(ctx context.Context, field graphql.
 		return ec.fieldContext_File_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type File", field.Name)
+}
+
+func (ec *executionContext) childFields_GraphQLCall(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "query":
+		return ec.fieldContext_GraphQLCall_query(ctx, field)
+	case "variables":
+		return ec.fieldContext_GraphQLCall_variables(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GraphQLCall", field.Name)
 }
 
 func (ec *executionContext) childFields_Listing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3453,8 +3744,20 @@ func (ec *executionContext) childFields_ListingReadiness(ctx context.Context, fi
 		return ec.fieldContext_ListingReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_ListingReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_ListingReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ListingReadiness", field.Name)
+}
+
+func (ec *executionContext) childFields_McpCall(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "tool":
+		return ec.fieldContext_McpCall_tool(ctx, field)
+	case "arguments":
+		return ec.fieldContext_McpCall_arguments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type McpCall", field.Name)
 }
 
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3553,6 +3856,8 @@ func (ec *executionContext) childFields_OrderReadiness(ctx context.Context, fiel
 		return ec.fieldContext_OrderReadiness_actions(ctx, field)
 	case "next":
 		return ec.fieldContext_OrderReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_OrderReadiness_refresh(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderReadiness", field.Name)
 }
@@ -3603,6 +3908,22 @@ func (ec *executionContext) childFields_Plan(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Plan", field.Name)
 }
 
+func (ec *executionContext) childFields_PlanChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_PlanChange_object(ctx, field)
+	case "plan":
+		return ec.fieldContext_PlanChange_plan(ctx, field)
+	case "status":
+		return ec.fieldContext_PlanChange_status(ctx, field)
+	case "url":
+		return ec.fieldContext_PlanChange_url(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PlanChange_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlanChange", field.Name)
+}
+
 func (ec *executionContext) childFields_ProcessorDisconnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -3623,6 +3944,8 @@ func (ec *executionContext) childFields_ProcessorOnboarding(ctx context.Context,
 		return ec.fieldContext_ProcessorOnboarding_url(ctx, field)
 	case "expiresAt":
 		return ec.fieldContext_ProcessorOnboarding_expiresAt(ctx, field)
+	case "readiness":
+		return ec.fieldContext_ProcessorOnboarding_readiness(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorOnboarding", field.Name)
 }
@@ -3641,6 +3964,20 @@ func (ec *executionContext) childFields_ProcessorStatus(ctx context.Context, fie
 		return ec.fieldContext_ProcessorStatus_testMode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_ReadinessRefresh(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "method":
+		return ec.fieldContext_ReadinessRefresh_method(ctx, field)
+	case "endpoint":
+		return ec.fieldContext_ReadinessRefresh_endpoint(ctx, field)
+	case "graphql":
+		return ec.fieldContext_ReadinessRefresh_graphql(ctx, field)
+	case "mcp":
+		return ec.fieldContext_ReadinessRefresh_mcp(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReadinessRefresh", field.Name)
 }
 
 func (ec *executionContext) childFields_Redelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4228,6 +4565,20 @@ func (ec *executionContext) field_Mutation_addDeliverable_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changePlan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ChangePlanInput, error) {
+			return ec.unmarshalNChangePlanInput2commerceᚋgraphᚋmodelᚐChangePlanInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -5258,6 +5609,38 @@ func (ec *executionContext) fieldContext_Account_apiKeys(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Account_subscription(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_subscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscription, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BillingSubscription) graphql.Marshaler {
+			return ec.marshalOBillingSubscription2ᚖcommerceᚋgraphᚋmodelᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_subscription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Account_listings(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5556,6 +5939,38 @@ func (ec *executionContext) fieldContext_AccountReadiness_next(_ context.Context
 	return graphql.NewScalarFieldContext("AccountReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
+func (ec *executionContext) _AccountReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.AccountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccountReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccountReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccountReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _AccountStats_totalRevenue(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5749,6 +6164,75 @@ func (ec *executionContext) fieldContext_Action_resolve(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _ActionInput_name(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ActionInput_description(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ActionInput_example(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionInput_example(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Example, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionInput_example(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ActionInput", field, false, false, errors.New("field of type Any does not have child fields"))
+}
+
 func (ec *executionContext) _ActionResolve_method(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5839,6 +6323,102 @@ func (ec *executionContext) _ActionResolve_params(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_ActionResolve_params(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ActionResolve", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _ActionResolve_inputs(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_inputs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inputs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+			return ec.marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_inputs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionInput(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActionResolve_graphql(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_graphql(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GraphQL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+			return ec.marshalOGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_graphql(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GraphQLCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ActionResolve_mcp(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ActionResolve_mcp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MCP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+			return ec.marshalOMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ActionResolve_mcp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ActionResolve",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpCall(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
@@ -6142,6 +6722,98 @@ func (ec *executionContext) fieldContext_ApiKeyEdge_node(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscription_plan(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_plan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Plan, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_plan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type PlanId does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_status(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SubscriptionStatus) graphql.Marshaler {
+			return ec.marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type SubscriptionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_currentPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelAt(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _BootstrapSession_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
@@ -7569,6 +8241,38 @@ func (ec *executionContext) fieldContext_Deliverable_createdAt(_ context.Context
 	return graphql.NewScalarFieldContext("Deliverable", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Deliverable_readiness(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Deliverable_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
+			return ec.marshalOListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Deliverable_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Deliverable",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ListingReadiness(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DeliverableFile_name(ctx context.Context, field graphql.CollectedField, obj *model.DeliverableFile) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8100,6 +8804,52 @@ func (ec *executionContext) _File_expiresAt(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_File_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("File", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _GraphQLCall_query(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GraphQLCall_query(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Query, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GraphQLCall_query(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GraphQLCall", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GraphQLCall_variables(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GraphQLCall_variables(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Variables, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GraphQLCall_variables(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GraphQLCall", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _Listing_object(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
@@ -8954,6 +9704,84 @@ func (ec *executionContext) fieldContext_ListingReadiness_next(_ context.Context
 	return graphql.NewScalarFieldContext("ListingReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
+func (ec *executionContext) _ListingReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.ListingReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ListingReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _McpCall_tool(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpCall_tool(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tool, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpCall_tool(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpCall", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _McpCall_arguments(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_McpCall_arguments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Arguments, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_McpCall_arguments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("McpCall", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9366,6 +10194,50 @@ func (ec *executionContext) fieldContext_Mutation_completeBootstrap(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_completeBootstrap_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changePlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changePlan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangePlan(ctx, fc.Args["input"].(model.ChangePlanInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PlanChange) graphql.Marshaler {
+			return ec.marshalOPlanChange2ᚖcommerceᚋgraphᚋmodelᚐPlanChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changePlan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlanChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changePlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11066,6 +11938,38 @@ func (ec *executionContext) fieldContext_OrderReadiness_next(_ context.Context, 
 	return graphql.NewScalarFieldContext("OrderReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
 }
 
+func (ec *executionContext) _OrderReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.OrderReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11388,6 +12292,121 @@ func (ec *executionContext) fieldContext_Plan_currency(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Plan", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _PlanChange_object(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_plan(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_plan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Plan, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanID) graphql.Marshaler {
+			return ec.marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_plan(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type PlanId does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_status(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PlanChangeStatus) graphql.Marshaler {
+			return ec.marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type PlanChangeStatus does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_url(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PlanChange_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlanChange_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PlanChange_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _ProcessorDisconnection_object(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11524,6 +12543,38 @@ func (ec *executionContext) _ProcessorOnboarding_expiresAt(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_ProcessorOnboarding_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProcessorOnboarding", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ProcessorOnboarding_readiness(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorOnboarding) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ProcessorOnboarding_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccountReadiness) graphql.Marshaler {
+			return ec.marshalNAccountReadiness2ᚖcommerceᚋgraphᚋmodelᚐAccountReadiness(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ProcessorOnboarding_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ProcessorOnboarding",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccountReadiness(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ProcessorStatus_accountId(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
@@ -12104,6 +13155,116 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReadinessRefresh_method(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ResolveMethod) graphql.Marshaler {
+			return ec.marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReadinessRefresh", field, false, false, errors.New("field of type ResolveMethod does not have child fields"))
+}
+
+func (ec *executionContext) _ReadinessRefresh_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_endpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Endpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_endpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReadinessRefresh", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReadinessRefresh_graphql(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_graphql(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GraphQL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+			return ec.marshalNGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_graphql(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReadinessRefresh",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GraphQLCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReadinessRefresh_mcp(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReadinessRefresh_mcp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MCP, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+			return ec.marshalNMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReadinessRefresh_mcp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReadinessRefresh",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_McpCall(ctx, field)
 		},
 	}
 	return fc, nil
@@ -14846,6 +16007,36 @@ func (ec *executionContext) unmarshalInputBootstrapVerifyInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputChangePlanInput(ctx context.Context, obj any) (model.ChangePlanInput, error) {
+	var it model.ChangePlanInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"plan"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "plan":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("plan"))
+			data, err := ec.unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Plan = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCheckoutFieldInput(ctx context.Context, obj any) (model.CheckoutFieldInput, error) {
 	var it model.CheckoutFieldInput
 	if obj == nil {
@@ -15669,6 +16860,11 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "subscription":
+			out.Values[i] = ec._Account_subscription(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "listings":
 			field := field
 
@@ -15907,6 +17103,11 @@ func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "refresh":
+			out.Values[i] = ec._AccountReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -16034,6 +17235,54 @@ func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var actionInputImplementors = []string{"ActionInput"}
+
+func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionSet, obj *model.ActionInput) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, actionInputImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ActionInput")
+		case "name":
+			out.Values[i] = ec._ActionInput_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ActionInput_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "example":
+			out.Values[i] = ec._ActionInput_example(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var actionResolveImplementors = []string{"ActionResolve"}
 
 func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.SelectionSet, obj *model.ActionResolve) graphql.Marshaler {
@@ -16063,6 +17312,21 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 			}
 		case "params":
 			out.Values[i] = ec._ActionResolve_params(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inputs":
+			out.Values[i] = ec._ActionResolve_inputs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "graphql":
+			out.Values[i] = ec._ActionResolve_graphql(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mcp":
+			out.Values[i] = ec._ActionResolve_mcp(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -16223,6 +17487,59 @@ func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSe
 		case "node":
 			out.Values[i] = ec._ApiKeyEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var billingSubscriptionImplementors = []string{"BillingSubscription"}
+
+func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *model.BillingSubscription) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscription")
+		case "plan":
+			out.Values[i] = ec._BillingSubscription_plan(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._BillingSubscription_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currentPeriodEnd":
+			out.Values[i] = ec._BillingSubscription_currentPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cancelAt":
+			out.Values[i] = ec._BillingSubscription_cancelAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -16822,6 +18139,11 @@ func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "readiness":
+			out.Values[i] = ec._Deliverable_readiness(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17127,6 +18449,49 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "expiresAt":
 			out.Values[i] = ec._File_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var graphQLCallImplementors = []string{"GraphQLCall"}
+
+func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionSet, obj *model.GraphQLCall) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, graphQLCallImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GraphQLCall")
+		case "query":
+			out.Values[i] = ec._GraphQLCall_query(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variables":
+			out.Values[i] = ec._GraphQLCall_variables(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -17526,6 +18891,54 @@ func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "refresh":
+			out.Values[i] = ec._ListingReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var mcpCallImplementors = []string{"McpCall"}
+
+func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, obj *model.MCPCall) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mcpCallImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("McpCall")
+		case "tool":
+			out.Values[i] = ec._McpCall_tool(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "arguments":
+			out.Values[i] = ec._McpCall_arguments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17640,6 +19053,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "completeBootstrap":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_completeBootstrap(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changePlan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changePlan(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -18217,6 +19637,11 @@ func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "refresh":
+			out.Values[i] = ec._OrderReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18407,6 +19832,64 @@ func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var planChangeImplementors = []string{"PlanChange"}
+
+func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSet, obj *model.PlanChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, planChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlanChange")
+		case "object":
+			out.Values[i] = ec._PlanChange_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "plan":
+			out.Values[i] = ec._PlanChange_plan(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._PlanChange_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PlanChange_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PlanChange_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var processorDisconnectionImplementors = []string{"ProcessorDisconnection"}
 
 func (ec *executionContext) _ProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorDisconnection) graphql.Marshaler {
@@ -18479,6 +19962,11 @@ func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.Se
 			}
 		case "expiresAt":
 			out.Values[i] = ec._ProcessorOnboarding_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "readiness":
+			out.Values[i] = ec._ProcessorOnboarding_readiness(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18814,6 +20302,59 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var readinessRefreshImplementors = []string{"ReadinessRefresh"}
+
+func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.SelectionSet, obj *model.ReadinessRefresh) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, readinessRefreshImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReadinessRefresh")
+		case "method":
+			out.Values[i] = ec._ReadinessRefresh_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endpoint":
+			out.Values[i] = ec._ReadinessRefresh_endpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "graphql":
+			out.Values[i] = ec._ReadinessRefresh_graphql(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mcp":
+			out.Values[i] = ec._ReadinessRefresh_mcp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -20099,6 +21640,32 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNActionInput2ᚖcommerceᚋgraphᚋmodelᚐActionInput(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNActionInput2ᚖcommerceᚋgraphᚋmodelᚐActionInput(ctx context.Context, sel ast.SelectionSet, v *model.ActionInput) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ActionInput(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind(ctx context.Context, v any) (model.ActionKind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind[tmp]
@@ -20319,6 +21886,11 @@ func (ec *executionContext) unmarshalNBootstrapStoreInput2commerceᚋgraphᚋmod
 
 func (ec *executionContext) unmarshalNBootstrapVerifyInput2commerceᚋgraphᚋmodelᚐBootstrapVerifyInput(ctx context.Context, v any) (model.BootstrapVerifyInput, error) {
 	res, err := ec.unmarshalInputBootstrapVerifyInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNChangePlanInput2commerceᚋgraphᚋmodelᚐChangePlanInput(ctx context.Context, v any) (model.ChangePlanInput, error) {
+	res, err := ec.unmarshalInputChangePlanInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20744,6 +22316,16 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx context.Context, sel ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._GraphQLCall(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20919,6 +22501,16 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx context.Context, sel ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._McpCall(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -21081,6 +22673,34 @@ func (ec *executionContext) marshalNPlan2ᚖcommerceᚋgraphᚋmodelᚐPlan(ctx 
 	return ec._Plan(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx context.Context, v any) (model.PlanChangeStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus(ctx context.Context, sel ast.SelectionSet, v model.PlanChangeStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus = map[string]model.PlanChangeStatus{
+		"PENDING": model.PlanChangeStatusPending,
+		"ACTIVE":  model.PlanChangeStatusActive,
+	}
+	marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus = map[model.PlanChangeStatus]string{
+		model.PlanChangeStatusPending: "PENDING",
+		model.PlanChangeStatusActive:  "ACTIVE",
+	}
+)
+
 func (ec *executionContext) unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID(ctx context.Context, v any) (model.PlanID, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[tmp]
@@ -21151,6 +22771,16 @@ func (ec *executionContext) marshalNProcessorStatus2ᚖcommerceᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._ProcessorStatus(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx context.Context, sel ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReadinessRefresh(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod(ctx context.Context, v any) (model.ResolveMethod, error) {
@@ -21274,6 +22904,40 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 	}
 	return res
 }
+
+func (ec *executionContext) unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx context.Context, v any) (model.SubscriptionStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus(ctx context.Context, sel ast.SelectionSet, v model.SubscriptionStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus = map[string]model.SubscriptionStatus{
+		"PENDING":  model.SubscriptionStatusPending,
+		"ACTIVE":   model.SubscriptionStatusActive,
+		"PAST_DUE": model.SubscriptionStatusPastDue,
+		"UNPAID":   model.SubscriptionStatusUnpaid,
+		"CANCELED": model.SubscriptionStatusCanceled,
+	}
+	marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus = map[model.SubscriptionStatus]string{
+		model.SubscriptionStatusPending:  "PENDING",
+		model.SubscriptionStatusActive:   "ACTIVE",
+		model.SubscriptionStatusPastDue:  "PAST_DUE",
+		model.SubscriptionStatusUnpaid:   "UNPAID",
+		model.SubscriptionStatusCanceled: "CANCELED",
+	}
+)
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
@@ -21644,6 +23308,24 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAny2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
+	return res
+}
+
 func (ec *executionContext) marshalOApiKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIKeyConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -21680,6 +23362,13 @@ var (
 		model.APIKeyScopeReadOnly: "READ_ONLY",
 	}
 )
+
+func (ec *executionContext) marshalOBillingSubscription2ᚖcommerceᚋgraphᚋmodelᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *model.BillingSubscription) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BillingSubscription(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
@@ -22003,6 +23692,13 @@ func (ec *executionContext) unmarshalOFulfillInput2ᚖcommerceᚋgraphᚋmodel�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGraphQLCall(ctx context.Context, sel ast.SelectionSet, v *model.GraphQLCall) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GraphQLCall(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -22071,6 +23767,13 @@ func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmode
 	return ec._ListingConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx context.Context, sel ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ListingReadiness(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx context.Context, v any) (*model.ListingStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -22119,6 +23822,13 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) marshalOMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCall(ctx context.Context, sel ast.SelectionSet, v *model.MCPCall) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._McpCall(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
@@ -22217,6 +23927,13 @@ func (ec *executionContext) marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlan�
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalOPlanChange2ᚖcommerceᚋgraphᚋmodelᚐPlanChange(ctx context.Context, sel ast.SelectionSet, v *model.PlanChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PlanChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {

@@ -39,6 +39,9 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
 	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
 	r.Post("/sandbox/orders/{order_id}/dispute", s.sandboxDispute)
+	r.Get("/sandbox/billing/{token}", s.sandboxBilling)
+	r.Post("/sandbox/billing/{token}", s.sandboxBillingSubmit)
+	r.Post("/sandbox/accounts/{account_id}/billing", s.sandboxAccountBilling)
 	r.Get("/sandbox/mail/{id}", s.sandboxMessage)
 }
 
@@ -127,7 +130,8 @@ func (s *Site) sandboxOnboarding(w http.ResponseWriter, r *http.Request) {
 }
 
 // sandboxOnboardingSubmit completes onboarding with the chosen currency and
-// sends the seller to the console; a bad currency re-renders the form.
+// sends the seller to the console's processor page, as the processor's
+// return URL does; a bad currency re-renders the form.
 func (s *Site) sandboxOnboardingSubmit(w http.ResponseWriter, r *http.Request) {
 	token := chi.URLParam(r, "token")
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
@@ -151,7 +155,7 @@ func (s *Site) sandboxOnboardingSubmit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, s.Resolver.ConsoleURL+"?processor=connected", http.StatusSeeOther)
+	http.Redirect(w, r, s.Resolver.OnboardingReturnURL(), http.StatusSeeOther)
 }
 
 func (s *Site) sandboxMail(w http.ResponseWriter, r *http.Request) {

@@ -34,6 +34,21 @@ const (
 	RefundConfirmed EventType = "refund.confirmed"
 	// DisputeChanged: a dispute on an order's payment opened, moved or closed.
 	DisputeChanged EventType = "dispute.changed"
+	// PlanPaid: the first payment of a plan's subscription went through
+	// (the hosted subscription checkout completed): the plan change is
+	// confirmed.
+	PlanPaid EventType = "plan.paid"
+	// PlanCheckoutFailed: a plan's subscription checkout failed or expired.
+	PlanCheckoutFailed EventType = "plan.checkout_failed"
+	// RenewalPaid: a subscription invoice was paid.
+	RenewalPaid EventType = "renewal.paid"
+	// RenewalFailed: a subscription invoice's payment failed.
+	RenewalFailed EventType = "renewal.failed"
+	// GraceExpired: the grace period of a past-due subscription ended
+	// (the sandbox's operator hook; the service's own job does the same).
+	GraceExpired EventType = "grace.expired"
+	// SubscriptionChanged: a subscription was created, updated or deleted.
+	SubscriptionChanged EventType = "subscription.changed"
 	// Ignored: a verified event of a type the service does not handle; it is
 	// acknowledged and otherwise left alone.
 	Ignored EventType = "ignored"
@@ -130,6 +145,58 @@ type Event struct {
 	Payment *Payment
 	// Dispute is set for DisputeChanged.
 	Dispute *Dispute
+	// Billing is set for the plan, renewal, grace and subscription events.
+	Billing *Billing
+	// TestAccountID is set on an event from a seller's test account (test
+	// mode): it may change only that account's test-mode orders. Events
+	// without it never change a test-mode order.
+	TestAccountID string
+}
+
+// Subscription states as the service names them (account subscription.status).
+const (
+	SubscriptionPending  = "pending"
+	SubscriptionActive   = "active"
+	SubscriptionPastDue  = "past_due"
+	SubscriptionUnpaid   = "unpaid"
+	SubscriptionCanceled = "canceled"
+)
+
+// Billing identifies the seller's subscription to a plan in an event. The
+// account is found by AccountID (the processor object's metadata) or else
+// by SubscriptionID.
+type Billing struct {
+	// AccountID is the service's account id (acc_…).
+	AccountID string
+	// ChangeID is the plan change (pch_…) a subscription checkout paid for.
+	ChangeID string
+	// Plan is the plan paid for (growth or scale), when the event says.
+	Plan           string
+	CustomerID     string
+	SubscriptionID string
+	// Status is one of the Subscription* states (SubscriptionChanged).
+	Status string
+	// CurrentPeriodEnd and CancelAt are the subscription's, when known.
+	CurrentPeriodEnd *time.Time
+	CancelAt         *time.Time
+}
+
+// SubscriptionCheckoutRequest describes the hosted checkout of a plan's
+// monthly subscription, paid to the platform.
+type SubscriptionCheckoutRequest struct {
+	// ChangeID is the plan change (pch_…) this checkout pays for.
+	ChangeID  string
+	AccountID string
+	Email     string
+	// CustomerID is the seller's customer at the processor from an earlier
+	// subscription ("" for none).
+	CustomerID   string
+	Plan         string
+	PlanName     string
+	MonthlyPrice int64
+	Currency     string // lowercase
+	SuccessURL   string
+	CancelURL    string
 }
 
 // Onboarding is where the seller completes the processor's onboarding.
@@ -160,11 +227,39 @@ type Processor interface {
 	// Refund starts a full refund; its confirmation arrives later as a
 	// RefundConfirmed event. It is idempotent per order.
 	Refund(ctx context.Context, req RefundRequest) error
+	// CreateSubscriptionCheckout creates the hosted checkout of a plan's
+	// subscription; its payment arrives later as a PlanPaid event.
+	CreateSubscriptionCheckout(ctx context.Context, req SubscriptionCheckoutRequest) (CheckoutSession, error)
+	// CancelSubscription cancels a subscription at once. Canceling one that
+	// is already canceled succeeds.
+	CancelSubscription(ctx context.Context, subscriptionID string) error
+	// RegisterTestEndpoint registers, with a seller's test key, a webhook
+	// endpoint at url on the seller's own test account for the payment
+	// events of test-mode checkouts, and returns it with its signing secret.
+	// A key the processor refuses is ErrTestKeyRefused.
+	RegisterTestEndpoint(ctx context.Context, apiKey, url string) (TestEndpoint, error)
+	// DeleteTestEndpoint deletes an endpoint RegisterTestEndpoint made; one
+	// already gone counts as deleted.
+	DeleteTestEndpoint(ctx context.Context, apiKey, endpointID string) error
+	// ParseTestWebhook verifies a webhook from a seller's test account with
+	// the secret of its endpoint and normalizes its payment events (every
+	// other type, and any live-mode event, is Ignored). A bad or missing
+	// signature is ErrBadSignature.
+	ParseTestWebhook(payload []byte, header http.Header, secret string) (Event, error)
 	// ParseWebhook verifies an inbound webhook request (its body and
 	// headers) and normalizes it. A bad or missing signature is
 	// ErrBadSignature; an unhandled type is an Event of type Ignored.
 	ParseWebhook(payload []byte, header http.Header) (Event, error)
 }
+
+// TestEndpoint is a webhook endpoint on a seller's test account.
+type TestEndpoint struct {
+	ID     string
+	Secret string
+}
+
+// ErrTestKeyRefused: the processor refused a seller's test key.
+var ErrTestKeyRefused = errors.New("processor: the test key was refused")
 
 // ErrBadSignature: an inbound webhook's signature is missing, wrong or too old.
 var ErrBadSignature = errors.New("processor: webhook signature verification failed")

@@ -29,7 +29,9 @@ type accountExtras struct {
 	hasPublishedListing bool
 	draftListingID      string
 	awaitingOrderID     string
+	awaitingContentType string
 	testMode            bool
+	subscription        *subscriptionRow
 }
 
 // accountQuery loads a live account with everything its response needs, in
@@ -53,7 +55,11 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  ORDER BY l.id DESC LIMIT 1), ''),
        coalesce((SELECT o.id FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
                  ORDER BY o.id LIMIT 1), ''),
-       a.processor_test_key IS NOT NULL
+       coalesce((SELECT o.content_type FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
+                 ORDER BY o.id LIMIT 1), ''),
+       a.processor_test_key IS NOT NULL,
+       (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
+                                    FROM subscriptions WHERE account_id = a.id) s)
 FROM accounts a
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
@@ -67,7 +73,8 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.testMode)
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
+		&ex.subscription)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}
@@ -105,16 +112,27 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		ProcessorStatus:            a.ProcessorStatus,
 		ChargesEnabled:             a.ChargesEnabled,
 		BillingStatus:              a.BillingStatus,
-		BillingURL:                 r.ConsoleURL + "/billing",
+		BillingURL:                 r.BillingURL(),
 		DisabledWebhookID:          ex.disabledWebhookID,
 		HasPublishedListing:        ex.hasPublishedListing,
 		DraftListingID:             ex.draftListingID,
 		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
+		AwaitingContentType:        ex.awaitingContentType,
+		HasOrderPaidHook:           ex.hasOrderPaidHook,
+	}
+	if a.Currency != nil {
+		f.Currency = *a.Currency
 	}
 	if a.OnboardingToken != nil {
-		f.OnboardingURL = r.BaseURL + "/processor/onboarding/" + *a.OnboardingToken
+		f.OnboardingURL = r.OnboardingURL(*a.OnboardingToken)
 	}
 	return f
+}
+
+// OnboardingURL is the stable page that sends a human to a fresh
+// processor onboarding link (CONTRACT §7).
+func (r *Resolver) OnboardingURL(token string) string {
+	return r.BaseURL + "/processor/onboarding/" + token
 }
 
 func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountReadiness {
@@ -128,9 +146,10 @@ func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Accoun
 		BillingStatus: model.BillingStatus(a.BillingStatus), Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
-		Stats:     &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
-		Readiness: r.readinessOf(a, ex),
-		CreatedAt: a.CreatedAt.UTC(),
+		Stats:        &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
+		Readiness:    r.readinessOf(a, ex),
+		CreatedAt:    a.CreatedAt.UTC(),
+		Subscription: toSubscriptionModel(ex.subscription),
 	}
 }
 
@@ -180,21 +199,34 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 	bio, bioSet := in.Bio.ValueOK()
 	avatar, avatarSet := in.Avatar.ValueOK()
 	profile := profileOf(&f, name, nameSet && name == nil, bio, bioSet, avatar, avatarSet)
-	if v, ok := in.ProcessorTestKey.ValueOK(); ok {
-		if v == nil {
-			q = q.Set("processor_test_key = NULL")
-		} else if !testKeyPattern.MatchString(*v) {
+	testKey, setTestKey := in.ProcessorTestKey.ValueOK()
+	if setTestKey {
+		if testKey != nil && !testKeyPattern.MatchString(*testKey) {
 			f.Add("processor_test_key", "processor_test_key must be a Stripe test key (sk_test_… or rk_test_…), or null")
-		} else {
-			sealed, err := r.Secrets.Seal(*v)
-			if err != nil {
-				return nil, err
-			}
-			q = q.Set("processor_test_key = ?", sealed)
 		}
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
+	}
+	if setTestKey {
+		// A new key gets its own endpoint on the seller's test account; the
+		// endpoint of the key replaced (or cleared) goes (test mode:
+		// docs/decisions.md).
+		if testKey == nil {
+			q = q.Set("processor_test_key = NULL").Set("processor_test_endpoint_id = NULL").Set("processor_test_endpoint_secret = NULL")
+		} else {
+			sealed, err := r.Secrets.Seal(*testKey)
+			if err != nil {
+				return nil, err
+			}
+			endpointID, endpointSecret, err := r.registerTestEndpoint(ctx, p.AccountID, *testKey)
+			if err != nil {
+				return nil, err
+			}
+			q = q.Set("processor_test_key = ?", sealed).Set("processor_test_endpoint_id = ?", endpointID).
+				Set("processor_test_endpoint_secret = ?", endpointSecret)
+		}
+		r.dropTestEndpoint(ctx, p.AccountID)
 	}
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		q, err := r.applyProfile(ctx, tx, p.AccountID, profile, q.Conn(tx))

@@ -433,9 +433,9 @@ func toDeliverableModel(d *db.Deliverable) *model.Deliverable {
 
 // sellerFacts are the account facts a listing's readiness depends on.
 type sellerFacts struct {
-	account          *db.Account
-	accountActions   []*model.Action
-	hasOrderPaidHook bool
+	account        *db.Account
+	facts          accountFacts
+	accountActions []*model.Action
 }
 
 func (r *Resolver) sellerFacts(ctx context.Context, accountID string) (*sellerFacts, error) {
@@ -443,39 +443,8 @@ func (r *Resolver) sellerFacts(ctx context.Context, accountID string) (*sellerFa
 	if err != nil {
 		return nil, err
 	}
-	return &sellerFacts{account: a, accountActions: accountActions(r.accountFactsOf(a, ex)), hasOrderPaidHook: ex.hasOrderPaidHook}, nil
-}
-
-// listingActions: the account's required actions, publish_listing while not
-// published, configure_fulfillment for an external listing nobody hears of.
-func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
-	out := requiredOnly(f.accountActions)
-	switch l.Status {
-	case db.ListingDraft:
-		out = append(out, apiAction(ActPublishListing, priorityRequired, "Publish the listing to put it on sale.",
-			"POST", "/v1/listings/"+l.ID+"/publish", nil))
-	case db.ListingPaused:
-		out = append(out, apiAction(ActPublishListing, priorityRequired, "The listing is paused; set it published to sell again.",
-			"PUT", "/v1/listings/"+l.ID, map[string]any{"status": "published"}))
-	}
-	if l.DeliverablesCount == 0 && !f.hasOrderPaidHook {
-		out = append(out, apiAction(ActConfigureFulfillment, prioritySuggested,
-			"The listing has no deliverables, so your system fulfills its orders: subscribe a webhook endpoint to order.paid (or add deliverables).",
-			"POST", "/v1/webhooks", map[string]any{"url": "https://example.com/commerce/webhooks", "events": []any{"order.paid"}}))
-	}
-	return out
-}
-
-func listingReadiness(l *db.Listing, f *sellerFacts) *model.ListingReadiness {
-	actions := listingActions(l, f)
-	r := &model.ListingReadiness{Sellable: l.Status == db.ListingPublished && len(requiredOnly(actions)) == 0, Actions: actions}
-	if r.Actions == nil {
-		r.Actions = []*model.Action{}
-	}
-	if len(actions) > 0 {
-		r.Next = &actions[0].Code
-	}
-	return r
+	f := r.accountFactsOf(a, ex)
+	return &sellerFacts{account: a, facts: f, accountActions: accountActions(f)}, nil
 }
 
 func fulfillmentOf(l *db.Listing) string {
@@ -940,6 +909,8 @@ func (r *Resolver) AddDeliverable(ctx context.Context, id string, in model.Deliv
 	}
 	for _, d := range l.Deliverables {
 		if d.ID == newID {
+			// The listing changed: its readiness travels with the result.
+			d.Readiness = l.Readiness
 			return d, nil
 		}
 	}

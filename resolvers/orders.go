@@ -118,6 +118,12 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 	if err != nil {
 		return err
 	}
+	// Test-mode orders are paid on the seller's own test account: only that
+	// account's events are about them, and those are about nothing else.
+	if o.TestMode != (ev.TestAccountID != "") || (ev.TestAccountID != "" && o.AccountID != ev.TestAccountID) {
+		r.Log.InfoContext(ctx, "processor event from another account than the order's; ignored", "type", ev.RawType, "order_id", o.ID)
+		return nil
+	}
 	switch ev.Type {
 	case processor.PaymentSucceeded:
 		return r.markPaid(ctx, tx, o, ev.Payment)
@@ -146,6 +152,14 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	}
 	now := r.Now().UTC()
 	o.Status, o.PaymentStatus, o.PaidAt = db.OrderPaid, db.PaymentPaid, &now
+	// The fee is the one of the plan in force when the order is paid
+	// (CONTRACT §16), not when its checkout started.
+	var plan string
+	if err := tx.NewSelect().Table("accounts").Column("plan").Where("id = ?", o.AccountID).Scan(ctx, &plan); err != nil {
+		return fmt.Errorf("read the seller's plan: %w", err)
+	}
+	o.PlatformFee = PlatformFee(o.Amount, plan)
+	o.NetAmount = o.Amount - o.PlatformFee
 	if pay.PaymentIntentID != "" {
 		o.PaymentIntentID = &pay.PaymentIntentID
 	}
@@ -185,7 +199,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return fmt.Errorf("update stats: %w", err)
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
-		"customer_id", "handed_off_at", "deliverables", "fulfilled_at").Set("updated_at = now()").Exec(ctx)
+		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount").Set("updated_at = now()").Exec(ctx)
 	return err
 }
 
@@ -634,17 +648,6 @@ func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
 		return nil, err
 	}
 	return toOrderModel(o), nil
-}
-
-func orderReadiness(o *db.Order) *model.OrderReadiness {
-	r := &model.OrderReadiness{Actions: []*model.Action{}}
-	if o.Status == db.OrderPaid {
-		a := apiAction(ActFulfillOrder, prioritySuggested, "The order is paid and waits for your system to fulfill it.",
-			"POST", "/v1/orders/"+o.ID+"/fulfill", map[string]any{"deliverables": []any{}})
-		r.Actions = append(r.Actions, a)
-		r.Next = &a.Code
-	}
-	return r
 }
 
 func toOrderModel(o *db.Order) *model.Order {

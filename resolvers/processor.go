@@ -62,12 +62,23 @@ func (r *Resolver) ConnectProcessor(ctx context.Context) (*model.ProcessorOnboar
 	if err != nil {
 		return nil, fmt.Errorf("save processor account: %w", err)
 	}
-	link, err := r.Processor.OnboardingLink(ctx, procID, r.ConsoleURL, r.BaseURL+"/processor/onboarding/"+token)
+	link, err := r.Processor.OnboardingLink(ctx, procID, r.OnboardingReturnURL(), r.OnboardingURL(token))
 	if err != nil {
 		return nil, fmt.Errorf("onboarding link: %w", err)
 	}
-	return &model.ProcessorOnboarding{Object: "processor_onboarding", URL: link.URL, ExpiresAt: link.ExpiresAt.UTC()}, nil
+	// The account's readiness after connect: enable_charges, whose url is
+	// the stable onboarding page (CONTRACT §7).
+	a, ex, err := r.loadAccount(ctx, acc.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ProcessorOnboarding{Object: "processor_onboarding", URL: link.URL, ExpiresAt: link.ExpiresAt.UTC(),
+		Readiness: r.readinessOf(a, ex)}, nil
 }
+
+// OnboardingReturnURL is where the processor's onboarding returns the
+// human: the console's processor page.
+func (r *Resolver) OnboardingReturnURL() string { return r.ConsoleURL + "/processor" }
 
 // OnboardingRedirect is where {base_url}/processor/onboarding/{token} sends
 // a human: a fresh onboarding link of the account holding the token.
@@ -83,7 +94,7 @@ func (r *Resolver) OnboardingRedirect(ctx context.Context, token string) (string
 		}
 		return "", err
 	}
-	link, err := r.Processor.OnboardingLink(ctx, *procID, r.ConsoleURL, r.BaseURL+"/processor/onboarding/"+token)
+	link, err := r.Processor.OnboardingLink(ctx, *procID, r.OnboardingReturnURL(), r.OnboardingURL(token))
 	if err != nil {
 		return "", fmt.Errorf("onboarding link: %w", err)
 	}
@@ -154,6 +165,9 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 		case processor.PaymentSucceeded, processor.PaymentFailed, processor.CheckoutExpired,
 			processor.RefundConfirmed, processor.DisputeChanged:
 			return r.applyPaymentEvent(ctx, tx, ev)
+		case processor.PlanPaid, processor.PlanCheckoutFailed, processor.RenewalPaid, processor.RenewalFailed,
+			processor.GraceExpired, processor.SubscriptionChanged:
+			return r.applyBillingEvent(ctx, tx, ev)
 		}
 		return nil
 	})

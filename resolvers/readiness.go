@@ -1,13 +1,30 @@
 package resolvers
 
 import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"commerce/currency"
 	"commerce/db"
+	"commerce/graph"
 	"commerce/graph/model"
 )
 
-// The readiness engine (CONTRACT §7): one table of actions, evaluated from
-// facts the resolvers gather in a query or two. Account readiness is the
-// table in order; listing and order readiness reuse its required part.
+// The readiness engine (CONTRACT §7). Every action is described once, in
+// the table actionTable: its code, scope, condition and priority, message,
+// and either the page a human opens or the API call an agent makes. The
+// three forms of a call — REST {method, endpoint, params}, a complete
+// GraphQL operation, and an MCP tool call — are derived from that one
+// description: the REST path's {placeholders} are the GraphQL field's
+// arguments, the REST body is the field's body argument (input), and the
+// MCP tool is the field's snake_case name with the field's arguments.
+// Account readiness is the account rows in order; listing readiness is the
+// account's required actions followed by the listing rows; order readiness
+// is the order rows.
 
 // Action codes.
 const (
@@ -31,93 +48,387 @@ const (
 type accountFacts struct {
 	ProcessorStatus string
 	ChargesEnabled  bool
-	BillingStatus   string
-	// OnboardingURL is where a human continues the processor's onboarding.
+	// Currency is the account's currency ("" while the processor gave none
+	// the service sells in).
+	Currency      string
+	BillingStatus string
+	// OnboardingURL is the stable {base_url}/processor/onboarding/{token}
+	// ("" before connect).
 	OnboardingURL string
 	// BillingURL is the console's billing page.
 	BillingURL string
 	// DisabledWebhookID is an endpoint disabled after consecutive failures ("" if none).
 	DisabledWebhookID string
-	// AwaitingFulfillmentOrderID is a paid order waiting for external fulfillment ("" if none).
+	// AwaitingFulfillmentOrderID is the oldest paid order waiting for
+	// external fulfillment ("" if none), and AwaitingContentType its content type.
 	AwaitingFulfillmentOrderID string
+	AwaitingContentType        string
 	// HasPublishedListing: at least one listing is published.
 	HasPublishedListing bool
 	// DraftListingID is a draft that could be published ("" if none).
 	DraftListingID string
+	// HasOrderPaidHook: an enabled webhook endpoint subscribes to order.paid.
+	HasOrderPaidHook bool
 }
 
-func apiAction(code model.ActionCode, priority model.ActionPriority, message string, method model.ResolveMethod, endpoint string, params map[string]any) *model.Action {
-	return &model.Action{Code: code, Kind: kindAPI, Priority: priority, Message: message,
-		Resolve: &model.ActionResolve{Method: method, Endpoint: &endpoint, Params: params}}
+// listingFacts and orderFacts are what listing and order rows read.
+type listingFacts struct {
+	ID           string
+	Status       string
+	Deliverables int
 }
 
-func humanAction(code model.ActionCode, priority model.ActionPriority, message, url string) *model.Action {
-	return &model.Action{Code: code, Kind: kindHuman, Priority: priority, Message: message,
-		Resolve: &model.ActionResolve{Method: model.ResolveMethodRedirect, URL: &url}}
+type orderFacts struct {
+	ID          string
+	Status      string
+	ContentType string
 }
 
-// accountActions evaluates the account table of CONTRACT §7, in priority order.
-func accountActions(f accountFacts) []*model.Action {
-	var out []*model.Action
-	connected := f.ProcessorStatus == db.ProcessorConnected
-	if !connected {
-		msg := "Connect a payment processor account so buyers can pay you."
-		if f.ProcessorStatus == db.ProcessorOnboarding {
-			msg = "Finish connecting your payment processor account: call connect for a fresh onboarding link."
-		} else if f.ProcessorStatus == db.ProcessorDisconnected {
-			msg = "The payment processor was disconnected; connect it again to sell."
-		}
-		out = append(out, apiAction(ActConnectProcessor, priorityRequired, msg,
-			"POST", "/v1/account/processor/connect", nil))
+// facts is what one row's condition and call read: the account's always,
+// the listing's or the order's in those scopes.
+type facts struct {
+	accountFacts
+	Listing *listingFacts
+	Order   *orderFacts
+}
+
+type scope int
+
+const (
+	scopeAccount scope = iota
+	scopeListing
+	scopeOrder
+)
+
+// apiCall is an action's call for given facts: the GraphQL arguments named
+// in the REST path, and the REST body (the GraphQL body argument).
+type apiCall struct {
+	Args   map[string]string
+	Params map[string]any
+}
+
+// actionSpec is one row of the table: one action, described once.
+type actionSpec struct {
+	Code  model.ActionCode
+	Scope scope
+	// When reports whether the action applies to the facts, and how much it matters.
+	When    func(f *facts) (model.ActionPriority, bool)
+	Message func(f *facts) string
+	// URL is the page a human opens (kind human); nil for an API action.
+	URL func(f *facts) string
+	// The API call: REST method and path ({name} is the GraphQL argument
+	// name), the GraphQL root field, and the argument that carries the REST
+	// body ("" when the call has no body).
+	Method model.ResolveMethod
+	Path   string
+	Field  string
+	Body   string
+	Call   func(f *facts) apiCall
+	// Inputs are what the agent asks its human for: paths into Params,
+	// whose examples are the values Params carries.
+	Inputs []model.ActionInput
+}
+
+func always(p model.ActionPriority) func(bool) (model.ActionPriority, bool) {
+	return func(ok bool) (model.ActionPriority, bool) { return p, ok }
+}
+
+var (
+	required  = always(priorityRequired)
+	suggested = always(prioritySuggested)
+)
+
+func fixed(s string) func(*facts) string { return func(*facts) string { return s } }
+
+// sellableCurrency: the account's currency is one the service sells in.
+func sellableCurrency(code string) bool {
+	_, ok := currency.Lookup(code)
+	return code != "" && ok
+}
+
+// The example deliverable of fulfill and configure_fulfillment: a text
+// deliverable works as given; the human supplies the real content.
+const exampleDeliverableText = "Replace with the content for the buyer: a license key, a message, or use type url with an https link."
+
+var deliverableInputs = func(prefix string) []model.ActionInput {
+	return []model.ActionInput{
+		{Name: prefix + "type", Description: "The kind of content: text (the content itself), url (an https link the buyer opens) or file (a token from POST /v1/files, given as token instead of value).", Example: "text"},
+		{Name: prefix + "value", Description: "The content the buyer gets: the text, or the https URL.", Example: exampleDeliverableText},
 	}
-	if connected && !f.ChargesEnabled {
-		out = append(out, humanAction(ActEnableCharges, priorityRequired,
-			"The payment processor has not enabled charges yet: complete its identity and bank verification.",
-			f.OnboardingURL))
+}
+
+func exampleDeliverable() map[string]any {
+	return map[string]any{"type": "text", "value": exampleDeliverableText}
+}
+
+// fulfillRows are fulfill_order for the account (its oldest paid order) and
+// for an order: the example body fits the order's content type (a
+// generated order needs deliverables; a webhook order takes none).
+func fulfillRows(sc scope, msg func(f *facts) string, order func(f *facts) (id, contentType string, ok bool)) []actionSpec {
+	return []actionSpec{
+		{Code: ActFulfillOrder, Scope: sc, Message: msg,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				_, ct, ok := order(f)
+				return suggested(ok && ct == string(model.OrderContentTypeGenerated))
+			},
+			Method: model.ResolveMethodPost, Path: "/v1/orders/{id}/fulfill", Field: "fulfillOrder", Body: "input",
+			Call: func(f *facts) apiCall {
+				id, _, _ := order(f)
+				return apiCall{Args: map[string]string{"id": id}, Params: map[string]any{"deliverables": []any{exampleDeliverable()}}}
+			},
+			Inputs: deliverableInputs("deliverables[0]."),
+		},
+		{Code: ActFulfillOrder, Scope: sc, Message: msg,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				_, ct, ok := order(f)
+				return suggested(ok && ct != string(model.OrderContentTypeGenerated))
+			},
+			Method: model.ResolveMethodPost, Path: "/v1/orders/{id}/fulfill", Field: "fulfillOrder", Body: "input",
+			Call: func(f *facts) apiCall {
+				id, _, _ := order(f)
+				// Fulfill takes a JSON body: an empty one marks a webhook order fulfilled.
+				return apiCall{Args: map[string]string{"id": id}, Params: map[string]any{}}
+			},
+		},
 	}
-	switch f.BillingStatus {
-	case "past_due":
-		out = append(out, humanAction(ActUpdateBilling, prioritySuggested,
-			"Your last subscription payment failed; update your billing details before the grace period ends.", f.BillingURL))
-	case "unpaid":
-		out = append(out, humanAction(ActUpdateBilling, priorityRequired,
-			"Your subscription is unpaid; update your billing details to sell again.", f.BillingURL))
-	}
-	if f.DisabledWebhookID != "" {
-		out = append(out, apiAction(ActWebhookDisabled, prioritySuggested,
-			"A webhook endpoint was disabled after consecutive delivery failures; fix the receiver and re-enable it.",
-			"PUT", "/v1/webhooks/"+f.DisabledWebhookID, map[string]any{"status": "enabled"}))
-	}
-	if f.AwaitingFulfillmentOrderID != "" {
-		out = append(out, apiAction(ActFulfillOrder, prioritySuggested,
-			"A paid order is waiting for you to fulfill it.",
-			"POST", "/v1/orders/"+f.AwaitingFulfillmentOrderID+"/fulfill", map[string]any{"deliverables": []any{}}))
-	}
-	if !f.HasPublishedListing {
-		if f.DraftListingID != "" {
-			out = append(out, apiAction(ActPublishListing, prioritySuggested,
-				"Publish a listing to get a product page buyers can pay on.",
-				"POST", "/v1/listings/"+f.DraftListingID+"/publish", nil))
-		} else {
-			out = append(out, apiAction(ActPublishListing, prioritySuggested,
-				"Create and publish a listing to get a product page buyers can pay on.",
-				"POST", "/v1/listings", map[string]any{"title": "My first product", "price": 1500}))
-		}
+}
+
+// actionTable is every readiness action, in priority order within each scope.
+var actionTable = slicesConcat(
+	[]actionSpec{
+		{Code: ActConnectProcessor, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				s := f.ProcessorStatus
+				return required(s != db.ProcessorOnboarding && s != db.ProcessorConnected || f.OnboardingURL == "")
+			},
+			Message: func(f *facts) string {
+				if f.ProcessorStatus == db.ProcessorDisconnected {
+					return "The payment processor was disconnected; connect it again to sell."
+				}
+				return "Connect a payment processor account so buyers can pay you."
+			},
+			Method: model.ResolveMethodPost, Path: "/v1/account/processor/connect", Field: "connectProcessor",
+			Call: func(*facts) apiCall { return apiCall{} },
+		},
+		{Code: ActEnableCharges, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return required(f.OnboardingURL != "" && (f.ProcessorStatus == db.ProcessorOnboarding ||
+					f.ProcessorStatus == db.ProcessorConnected && !f.ChargesEnabled))
+			},
+			Message: func(f *facts) string {
+				if f.ProcessorStatus == db.ProcessorOnboarding {
+					return "A person must finish the payment processor's onboarding (identity and bank details): send them to the url."
+				}
+				return "The payment processor has not enabled charges yet: a person must complete its identity and bank verification at the url."
+			},
+			URL: func(f *facts) string { return f.OnboardingURL },
+		},
+		{Code: ActEnableCharges, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return required(f.OnboardingURL != "" && f.ProcessorStatus == db.ProcessorConnected && f.ChargesEnabled &&
+					!sellableCurrency(f.Currency))
+			},
+			Message: fixed("The payment processor account's default currency is not one this service sells in, so nothing can be sold: " +
+				"a person must set a supported currency (such as usd or eur) in the processor's onboarding at the url."),
+			URL: func(f *facts) string { return f.OnboardingURL },
+		},
+		{Code: ActUpdateBilling, Scope: scopeAccount,
+			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.BillingStatus == "unpaid") },
+			Message: fixed("The plan's subscription is unpaid, so nothing sells: a person must update the billing details at the url."),
+			URL:     func(f *facts) string { return f.BillingURL },
+		},
+		{Code: ActUpdateBilling, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.BillingStatus == "past_due") },
+			Message: fixed("The plan's last renewal payment failed: a person should update the billing details at the url " +
+				"before the grace period ends and selling stops."),
+			URL: func(f *facts) string { return f.BillingURL },
+		},
+		{Code: ActWebhookDisabled, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.DisabledWebhookID != "") },
+			Message: fixed("A webhook endpoint was disabled after consecutive delivery failures; fix the receiver, then re-enable it " +
+				"(pending deliveries resume)."),
+			Method: model.ResolveMethodPut, Path: "/v1/webhooks/{id}", Field: "updateWebhook", Body: "input",
+			Call: func(f *facts) apiCall {
+				return apiCall{Args: map[string]string{"id": f.DisabledWebhookID}, Params: map[string]any{"status": "enabled"}}
+			},
+		},
+	},
+	fulfillRows(scopeAccount,
+		func(f *facts) string {
+			return "Paid orders wait for your system to fulfill them; this resolves the oldest, " + f.AwaitingFulfillmentOrderID +
+				". List them all with GET /v1/orders?status=paid (GraphQL: viewer { orders(status: PAID) }, MCP: viewer)."
+		},
+		func(f *facts) (string, string, bool) {
+			return f.AwaitingFulfillmentOrderID, f.AwaitingContentType, f.AwaitingFulfillmentOrderID != ""
+		}),
+	[]actionSpec{
+		{Code: ActPublishListing, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(!f.HasPublishedListing && f.DraftListingID != "")
+			},
+			Message: fixed("Publish your draft listing to get a product page buyers can pay on."),
+			Method:  model.ResolveMethodPost, Path: "/v1/listings/{id}/publish", Field: "publishListing",
+			Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.DraftListingID}} },
+		},
+		{Code: ActPublishListing, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(!f.HasPublishedListing && f.DraftListingID == "")
+			},
+			Message: fixed("Create a listing (ask your human for its title and price), then publish it to get a product page buyers can pay on."),
+			Method:  model.ResolveMethodPost, Path: "/v1/listings", Field: "createListing", Body: "input",
+			Call: func(*facts) apiCall {
+				return apiCall{Params: map[string]any{"title": "My first product", "price": 1500}}
+			},
+			Inputs: []model.ActionInput{
+				{Name: "title", Description: "The product's name, 1 to 200 characters.", Example: "My first product"},
+				{Name: "price", Description: "The price in the smallest unit of the account's currency (1500 is 15.00 usd), 1 to 99,999,999.", Example: 1500},
+			},
+		},
+		{Code: ActPublishListing, Scope: scopeListing,
+			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.Listing.Status == db.ListingDraft) },
+			Message: fixed("Publish the listing to put it on sale."),
+			Method:  model.ResolveMethodPost, Path: "/v1/listings/{id}/publish", Field: "publishListing",
+			Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.Listing.ID}} },
+		},
+		{Code: ActPublishListing, Scope: scopeListing,
+			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.Listing.Status == db.ListingPaused) },
+			Message: fixed("The listing is paused; set it published to sell again."),
+			Method:  model.ResolveMethodPut, Path: "/v1/listings/{id}", Field: "updateListing", Body: "input",
+			Call: func(f *facts) apiCall {
+				return apiCall{Args: map[string]string{"id": f.Listing.ID}, Params: map[string]any{"status": "published"}}
+			},
+		},
+		{Code: ActConfigureFulfillment, Scope: scopeListing,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(f.Listing.Status == db.ListingDraft && f.Listing.Deliverables == 0 && !f.HasOrderPaidHook)
+			},
+			Message: fixed("The listing has no deliverables and no webhook endpoint hears of order.paid: add what buyers get " +
+				"(or leave it external and fulfill each paid order through the API)."),
+			Method: model.ResolveMethodPost, Path: "/v1/listings/{listingId}/deliverables", Field: "addDeliverable", Body: "input",
+			Call: func(f *facts) apiCall {
+				return apiCall{Args: map[string]string{"listingId": f.Listing.ID}, Params: exampleDeliverable()}
+			},
+			Inputs: deliverableInputs(""),
+		},
+	},
+	fulfillRows(scopeOrder, fixed("The order is paid and waits for your system to fulfill it."),
+		func(f *facts) (string, string, bool) {
+			return f.Order.ID, f.Order.ContentType, f.Order.Status == db.OrderPaid
+		}),
+)
+
+func slicesConcat(parts ...[]actionSpec) []actionSpec {
+	var out []actionSpec
+	for _, p := range parts {
+		out = append(out, p...)
 	}
 	return out
+}
+
+// evaluate lists the actions of one scope that apply to f, in table order.
+func evaluate(sc scope, f *facts) []*model.Action {
+	var out []*model.Action
+	for i := range actionTable {
+		s := &actionTable[i]
+		if s.Scope != sc {
+			continue
+		}
+		p, ok := s.When(f)
+		if !ok {
+			continue
+		}
+		out = append(out, s.action(p, f))
+	}
+	return out
+}
+
+// accountBlocked reports whether a required account action applies: the
+// account is not operational. It asks the same rows as accountActions
+// without building their calls (the product page asks it per view).
+func accountBlocked(f accountFacts) bool {
+	ff := &facts{accountFacts: f}
+	for i := range actionTable {
+		if s := &actionTable[i]; s.Scope == scopeAccount {
+			if p, ok := s.When(ff); ok && p == priorityRequired {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// action is the row's action for f.
+func (s *actionSpec) action(p model.ActionPriority, f *facts) *model.Action {
+	a := &model.Action{Code: s.Code, Priority: p, Message: s.Message(f)}
+	if s.URL != nil {
+		u := s.URL(f)
+		a.Kind = kindHuman
+		a.Resolve = &model.ActionResolve{Method: model.ResolveMethodRedirect, URL: &u, Inputs: []*model.ActionInput{}}
+		return a
+	}
+	c := s.Call(f)
+	endpoint := expandPath(s.Path, c.Args)
+	gql, mcp := derive(s.Field, s.Body, c.Args, c.Params, actionSelections)
+	a.Kind = kindAPI
+	a.Resolve = &model.ActionResolve{Method: s.Method, Endpoint: &endpoint, Params: c.Params,
+		Inputs: make([]*model.ActionInput, len(s.Inputs)), GraphQL: gql, MCP: mcp}
+	for i := range s.Inputs {
+		in := s.Inputs[i]
+		a.Resolve.Inputs[i] = &in
+	}
+	return a
+}
+
+// accountActions evaluates the account rows, in priority order.
+func accountActions(f accountFacts) []*model.Action {
+	return evaluate(scopeAccount, &facts{accountFacts: f})
+}
+
+// listingActions: the account's required actions, then the listing's rows.
+func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
+	out := requiredOnly(f.accountActions)
+	return append(out, evaluate(scopeListing, &facts{accountFacts: f.facts,
+		Listing: &listingFacts{ID: l.ID, Status: l.Status, Deliverables: l.DeliverablesCount}})...)
+}
+
+// orderActions: fulfill_order for a paid order awaiting fulfillment.
+func orderActions(o *db.Order) []*model.Action {
+	return evaluate(scopeOrder, &facts{Order: &orderFacts{ID: o.ID, Status: o.Status, ContentType: o.ContentType}})
 }
 
 // accountReadiness is the readiness object of a list of account actions:
 // operational when none is required; next names the first.
 func accountReadiness(actions []*model.Action) *model.AccountReadiness {
-	r := &model.AccountReadiness{Operational: len(requiredOnly(actions)) == 0, Actions: actions}
-	if r.Actions == nil {
-		r.Actions = []*model.Action{}
-	}
-	if len(actions) > 0 {
-		r.Next = &actions[0].Code
-	}
+	r := &model.AccountReadiness{Operational: len(requiredOnly(actions)) == 0, Actions: nonNil(actions),
+		Next: firstCode(actions), Refresh: refreshOf("/v1/account", "viewer", nil, "AccountReadiness")}
 	return r
+}
+
+func listingReadiness(l *db.Listing, f *sellerFacts) *model.ListingReadiness {
+	actions := listingActions(l, f)
+	return &model.ListingReadiness{Sellable: l.Status == db.ListingPublished && len(requiredOnly(actions)) == 0,
+		Actions: nonNil(actions), Next: firstCode(actions),
+		Refresh: refreshOf("/v1/listings/{id}", "listing", map[string]string{"id": l.ID}, "ListingReadiness")}
+}
+
+func orderReadiness(o *db.Order) *model.OrderReadiness {
+	actions := orderActions(o)
+	return &model.OrderReadiness{Actions: nonNil(actions), Next: firstCode(actions),
+		Refresh: refreshOf("/v1/orders/{id}", "order", map[string]string{"id": o.ID}, "OrderReadiness")}
+}
+
+func nonNil(actions []*model.Action) []*model.Action {
+	if actions == nil {
+		return []*model.Action{}
+	}
+	return actions
+}
+
+func firstCode(actions []*model.Action) *model.ActionCode {
+	if len(actions) == 0 {
+		return nil
+	}
+	return &actions[0].Code
 }
 
 // requiredOnly keeps the required actions: what blocks selling.
@@ -129,4 +440,233 @@ func requiredOnly(actions []*model.Action) []*model.Action {
 		}
 	}
 	return out
+}
+
+// refreshOf is how to read a readiness object again: GET its owner's path,
+// or the query field returning it with only its readiness selected.
+func refreshOf(path, field string, args map[string]string, readinessType string) *model.ReadinessRefresh {
+	gql, mcp := derive(field, "", args, nil, refreshSelections[readinessType])
+	return &model.ReadinessRefresh{Method: model.ResolveMethodGet, Endpoint: expandPath(path, args), GraphQL: gql, MCP: mcp}
+}
+
+// What a derived GraphQL operation selects: the result's identity and its
+// readiness, in full, so the agent can go on from the response.
+const (
+	actionSelection  = "actions { code kind priority message resolve { method endpoint url params inputs { name description example } graphql { query variables } mcp { tool arguments } } }"
+	refreshSelection = "refresh { method endpoint graphql { query variables } mcp { tool arguments } }"
+)
+
+var readinessSelections = map[string]string{
+	"AccountReadiness": "operational next " + actionSelection + " " + refreshSelection,
+	"ListingReadiness": "sellable next " + actionSelection + " " + refreshSelection,
+	"OrderReadiness":   "next " + actionSelection + " " + refreshSelection,
+}
+
+// refreshSelections: a refresh reads only the readiness, of the type its
+// query field returns.
+var refreshSelections = func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for typ, sel := range readinessSelections {
+		only := "readiness { " + sel + " }"
+		out[typ] = map[string]string{"Account": only, "Listing": only, "Order": only}
+	}
+	return out
+}()
+
+// actionSelections: by the GraphQL type an action's field returns.
+var actionSelections = map[string]string{
+	"ProcessorOnboarding": "url expiresAt readiness { " + readinessSelections["AccountReadiness"] + " }",
+	"Listing":             "id status url readiness { " + readinessSelections["ListingReadiness"] + " }",
+	"Deliverable":         "id type readiness { " + readinessSelections["ListingReadiness"] + " }",
+	"Order":               "id status contentType readiness { " + readinessSelections["OrderReadiness"] + " }",
+	"WebhookEndpoint":     "id status",
+}
+
+// expandPath fills a REST path's {argument} placeholders.
+func expandPath(path string, args map[string]string) string {
+	for k, v := range args {
+		path = strings.ReplaceAll(path, "{"+k+"}", v)
+	}
+	return path
+}
+
+var apiSchema = sync.OnceValue(func() *ast.Schema { return graph.NewExecutableSchema(graph.Config{}).Schema() })
+
+// rootField finds a root field of the schema: a mutation or a query.
+func rootField(name string) (*ast.FieldDefinition, string) {
+	s := apiSchema()
+	if s.Mutation != nil {
+		if f := s.Mutation.Fields.ForName(name); f != nil {
+			return f, "mutation"
+		}
+	}
+	if f := s.Query.Fields.ForName(name); f != nil {
+		return f, "query"
+	}
+	panic(fmt.Sprintf("readiness: %q is no root field of the schema", name))
+}
+
+// derive builds the GraphQL operation and the MCP tool call of a root field
+// from the REST form: args become the field's arguments of those names, and
+// params (snake_case JSON, lowercase enum values) become the body argument
+// in GraphQL's shape (camelCase fields, enum values as GraphQL writes them).
+func derive(field, body string, args map[string]string, params map[string]any, selections map[string]string) (*model.GraphQLCall, *model.MCPCall) {
+	def, op := rootField(field)
+	vars := map[string]any{}
+	var decls, uses []string
+	for _, a := range def.Arguments {
+		var v any
+		if a.Name == body && params != nil {
+			v = toGraphQL(params, a.Type)
+		} else if s, ok := args[a.Name]; ok {
+			v = s
+		} else {
+			continue
+		}
+		vars[a.Name] = v
+		decls = append(decls, "$"+a.Name+": "+a.Type.String())
+		uses = append(uses, a.Name+": $"+a.Name)
+	}
+	// The text depends only on the field, the arguments present and the
+	// selection: built once, then shared.
+	key := queryKey{field: field, decls: strings.Join(decls, ", "), sel: selections[def.Type.Name()]}
+	if q, ok := queryTexts.Load(key); ok {
+		return &model.GraphQLCall{Query: q.(string), Variables: vars},
+			&model.MCPCall{Tool: SnakeCase(field), Arguments: cloneJSON(vars).(map[string]any)}
+	}
+	var b strings.Builder
+	b.WriteString(op + " " + pascal(field))
+	if len(decls) > 0 {
+		b.WriteString("(" + strings.Join(decls, ", ") + ")")
+	}
+	b.WriteString(" { " + field)
+	if len(uses) > 0 {
+		b.WriteString("(" + strings.Join(uses, ", ") + ")")
+	}
+	if sel := selections[def.Type.Name()]; sel != "" {
+		b.WriteString(" { " + sel + " }")
+	}
+	b.WriteString(" }")
+	queryTexts.Store(key, b.String())
+	return &model.GraphQLCall{Query: b.String(), Variables: vars},
+		&model.MCPCall{Tool: SnakeCase(field), Arguments: cloneJSON(vars).(map[string]any)}
+}
+
+type queryKey struct{ field, decls, sel string }
+
+// queryTexts caches derived operation texts by queryKey (a few dozen).
+var queryTexts sync.Map
+
+// toGraphQL converts a REST JSON value to the GraphQL value of type t.
+func toGraphQL(v any, t *ast.Type) any {
+	if t.Elem != nil {
+		list, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(list))
+		for i, item := range list {
+			out[i] = toGraphQL(item, t.Elem)
+		}
+		return out
+	}
+	def := apiSchema().Types[t.NamedType]
+	switch {
+	case def == nil:
+		return v
+	case def.Kind == ast.InputObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := make(map[string]any, len(m))
+		for k, item := range m {
+			name := camel(k)
+			if fd := def.Fields.ForName(name); fd != nil {
+				out[name] = toGraphQL(item, fd.Type)
+			} else {
+				out[name] = item
+			}
+		}
+		return out
+	case def.Kind == ast.Enum:
+		if s, ok := v.(string); ok {
+			return strings.ToUpper(strings.ReplaceAll(s, ".", "_"))
+		}
+	}
+	return v
+}
+
+func cloneJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, item := range t {
+			out[k] = cloneJSON(item)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, item := range t {
+			out[i] = cloneJSON(item)
+		}
+		return out
+	}
+	return v
+}
+
+// camel turns snake_case into camelCase: external_delivery → externalDelivery.
+func camel(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+func pascal(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// SnakeCase is the MCP tool name of a GraphQL root field (CONTRACT §17):
+// createListing → create_listing, viewer → viewer.
+func SnakeCase(field string) string {
+	var b strings.Builder
+	for i, r := range field {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ExampleActions lists every row of the table as an action, evaluated on
+// example facts that make each row apply, so tests can check every row's
+// three forms.
+func ExampleActions() []*model.Action {
+	f := &facts{
+		accountFacts: accountFacts{ProcessorStatus: db.ProcessorConnected, OnboardingURL: "https://example.test/processor/onboarding/t",
+			BillingURL: "https://example.test/console/settings/billing", DisabledWebhookID: "wh_01jdx0v3k7q8r9s0t1u2v3w4x5",
+			AwaitingFulfillmentOrderID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", DraftListingID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"},
+		Listing: &listingFacts{ID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.ListingDraft},
+		Order:   &orderFacts{ID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.OrderPaid},
+	}
+	out := make([]*model.Action, 0, len(actionTable))
+	for i := range actionTable {
+		out = append(out, actionTable[i].action(priorityRequired, f))
+	}
+	return out
+}
+
+// ExampleRefreshes are the refresh objects of the three readiness kinds.
+func ExampleRefreshes() []*model.ReadinessRefresh {
+	return []*model.ReadinessRefresh{
+		accountReadiness(nil).Refresh,
+		refreshOf("/v1/listings/{id}", "listing", map[string]string{"id": "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"}, "ListingReadiness"),
+		refreshOf("/v1/orders/{id}", "order", map[string]string{"id": "ord_01jdx0v3k7q8r9s0t1u2v3w4x5"}, "OrderReadiness"),
+	}
 }

@@ -1,9 +1,15 @@
 package resolvers
 
 import (
+	"encoding/json"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator"
 
 	"commerce/db"
 	"commerce/graph/model"
@@ -22,8 +28,8 @@ func codes(actions []*actionT) []string {
 // Each account action's condition, and the order of next (CONTRACT §7).
 func TestAccountActions(t *testing.T) {
 	t.Parallel()
-	ready := accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, BillingStatus: "active",
-		HasPublishedListing: true, OnboardingURL: "https://x/onb", BillingURL: "https://x/billing"}
+	ready := accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", BillingStatus: "active",
+		HasPublishedListing: true, OnboardingURL: "https://x/processor/onboarding/t", BillingURL: "https://x/console/settings/billing"}
 	with := func(change func(*accountFacts)) accountFacts {
 		f := ready
 		change(&f)
@@ -34,16 +40,24 @@ func TestAccountActions(t *testing.T) {
 		want        []string
 		operational bool
 	}{
-		"ready":                {ready, []string{}, true},
-		"never connected":      {with(func(f *accountFacts) { f.ProcessorStatus = db.ProcessorNotConnected; f.ChargesEnabled = false }), []string{"connect_stripe/required"}, false},
-		"onboarding":           {with(func(f *accountFacts) { f.ProcessorStatus = db.ProcessorOnboarding; f.ChargesEnabled = false }), []string{"connect_stripe/required"}, false},
-		"disconnected":         {with(func(f *accountFacts) { f.ProcessorStatus = db.ProcessorDisconnected }), []string{"connect_stripe/required"}, false},
-		"charges not enabled":  {with(func(f *accountFacts) { f.ChargesEnabled = false }), []string{"enable_charges/required"}, false},
-		"past due":             {with(func(f *accountFacts) { f.BillingStatus = "past_due" }), []string{"update_billing/suggested"}, true},
-		"unpaid":               {with(func(f *accountFacts) { f.BillingStatus = "unpaid" }), []string{"update_billing/required"}, false},
-		"webhook disabled":     {with(func(f *accountFacts) { f.DisabledWebhookID = "wh_1" }), []string{"webhook_disabled/suggested"}, true},
-		"order awaiting":       {with(func(f *accountFacts) { f.AwaitingFulfillmentOrderID = "ord_1" }), []string{"fulfill_order/suggested"}, true},
-		"no published listing": {with(func(f *accountFacts) { f.HasPublishedListing = false }), []string{"publish_listing/suggested"}, true},
+		"ready": {ready, []string{}, true},
+		"never connected": {with(func(f *accountFacts) {
+			f.ProcessorStatus, f.ChargesEnabled, f.OnboardingURL, f.Currency = db.ProcessorNotConnected, false, "", ""
+		}), []string{"connect_stripe/required"}, false},
+		"onboarding: a human finishes, no loop back to connect": {with(func(f *accountFacts) {
+			f.ProcessorStatus, f.ChargesEnabled, f.Currency = db.ProcessorOnboarding, false, ""
+		}), []string{"enable_charges/required"}, false},
+		"disconnected": {with(func(f *accountFacts) {
+			f.ProcessorStatus, f.OnboardingURL = db.ProcessorDisconnected, ""
+		}), []string{"connect_stripe/required"}, false},
+		"charges not enabled":           {with(func(f *accountFacts) { f.ChargesEnabled = false }), []string{"enable_charges/required"}, false},
+		"no currency the service sells": {with(func(f *accountFacts) { f.Currency = "" }), []string{"enable_charges/required"}, false},
+		"unsupported currency":          {with(func(f *accountFacts) { f.Currency = "xof" }), []string{"enable_charges/required"}, false},
+		"past due":                      {with(func(f *accountFacts) { f.BillingStatus = "past_due" }), []string{"update_billing/suggested"}, true},
+		"unpaid":                        {with(func(f *accountFacts) { f.BillingStatus = "unpaid" }), []string{"update_billing/required"}, false},
+		"webhook disabled":              {with(func(f *accountFacts) { f.DisabledWebhookID = "wh_1" }), []string{"webhook_disabled/suggested"}, true},
+		"order awaiting":                {with(func(f *accountFacts) { f.AwaitingFulfillmentOrderID = "ord_1" }), []string{"fulfill_order/suggested"}, true},
+		"no published listing":          {with(func(f *accountFacts) { f.HasPublishedListing = false }), []string{"publish_listing/suggested"}, true},
 		"everything at once": {accountFacts{ProcessorStatus: db.ProcessorNotConnected, BillingStatus: "unpaid",
 			DisabledWebhookID: "wh_1", AwaitingFulfillmentOrderID: "ord_1"},
 			[]string{"connect_stripe/required", "update_billing/required", "webhook_disabled/suggested", "fulfill_order/suggested", "publish_listing/suggested"}, false},
@@ -58,6 +72,8 @@ func TestAccountActions(t *testing.T) {
 			require.Equal(t, tc.want, codes(actions))
 			r := accountReadiness(actions)
 			require.Equal(t, tc.operational, r.Operational)
+			require.Equal(t, !tc.operational, accountBlocked(tc.facts), "the product page's rule agrees")
+			require.Equal(t, "/v1/account", r.Refresh.Endpoint)
 			if len(tc.want) == 0 {
 				require.Nil(t, r.Next)
 				require.NotNil(t, r.Actions, "actions is [] not null")
@@ -71,9 +87,9 @@ func TestAccountActions(t *testing.T) {
 // Each action resolves the way CONTRACT §7 says.
 func TestActionResolves(t *testing.T) {
 	t.Parallel()
-	all := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, BillingStatus: "past_due",
+	all := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, BillingStatus: "past_due", Currency: "usd",
 		OnboardingURL: "https://x/onb", BillingURL: "https://x/billing", DisabledWebhookID: "wh_1",
-		AwaitingFulfillmentOrderID: "ord_1", DraftListingID: "lst_1"})
+		AwaitingFulfillmentOrderID: "ord_1", AwaitingContentType: "generated", DraftListingID: "lst_1"})
 	byCode := map[string]*actionT{}
 	for _, a := range all {
 		byCode[string(a.Code)] = a
@@ -86,8 +102,13 @@ func TestActionResolves(t *testing.T) {
 	require.Equal(t, model.ResolveMethodPut, byCode["webhook_disabled"].Resolve.Method)
 	require.Equal(t, "/v1/webhooks/wh_1", *byCode["webhook_disabled"].Resolve.Endpoint)
 	require.Equal(t, map[string]any{"status": "enabled"}, byCode["webhook_disabled"].Resolve.Params)
+	require.Equal(t, map[string]any{"status": "ENABLED"}, byCode["webhook_disabled"].Resolve.GraphQL.Variables["input"])
+	require.Equal(t, "update_webhook", byCode["webhook_disabled"].Resolve.MCP.Tool)
 	require.Equal(t, "/v1/orders/ord_1/fulfill", *byCode["fulfill_order"].Resolve.Endpoint)
+	require.Contains(t, byCode["fulfill_order"].Message, "GET /v1/orders?status=paid", "the account's action names where sales are")
 	require.Equal(t, "/v1/listings/lst_1/publish", *byCode["publish_listing"].Resolve.Endpoint)
+	require.Equal(t, "publish_listing", byCode["publish_listing"].Resolve.MCP.Tool)
+	require.Equal(t, map[string]any{"id": "lst_1"}, byCode["publish_listing"].Resolve.MCP.Arguments)
 	for _, a := range all {
 		if a.Kind == "api" {
 			require.Nil(t, a.Resolve.URL)
@@ -96,7 +117,151 @@ func TestActionResolves(t *testing.T) {
 			require.Nil(t, a.Resolve.Endpoint)
 		}
 	}
-	noDraft := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true})
+	noDraft := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", OnboardingURL: "u"})
 	require.Equal(t, "/v1/listings", *noDraft[0].Resolve.Endpoint)
 	require.Equal(t, model.ResolveMethodPost, noDraft[0].Resolve.Method)
+	require.Equal(t, "create_listing", noDraft[0].Resolve.MCP.Tool)
+	require.Equal(t, []string{"title", "price"}, inputNames(noDraft[0]))
+
+	// fulfill_order's example body fits the order's content type.
+	gen := orderActions(&db.Order{ID: "ord_1", Status: db.OrderPaid, ContentType: "generated"})
+	require.Len(t, gen, 1)
+	require.Equal(t, []string{"deliverables[0].type", "deliverables[0].value"}, inputNames(gen[0]))
+	require.Equal(t, "TEXT", gen[0].Resolve.GraphQL.Variables["input"].(map[string]any)["deliverables"].([]any)[0].(map[string]any)["type"])
+	hook := orderActions(&db.Order{ID: "ord_1", Status: db.OrderPaid, ContentType: "webhook"})
+	require.Equal(t, map[string]any{}, hook[0].Resolve.Params, "a webhook order takes no deliverables")
+	require.Equal(t, map[string]any{}, hook[0].Resolve.GraphQL.Variables["input"])
+	require.Empty(t, hook[0].Resolve.Inputs)
+	require.Empty(t, orderActions(&db.Order{ID: "ord_1", Status: db.OrderFulfilled, ContentType: "webhook"}))
+
+	// A draft with nothing to deliver and no order.paid subscriber: add a deliverable.
+	sf := &sellerFacts{facts: accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", OnboardingURL: "u"}}
+	sf.accountActions = accountActions(sf.facts)
+	draft := listingActions(&db.Listing{ID: "lst_1", Status: db.ListingDraft}, sf)
+	require.Equal(t, []string{"publish_listing/required", "configure_fulfillment/suggested"}, codes(draft))
+	require.Equal(t, "/v1/listings/lst_1/deliverables", *draft[1].Resolve.Endpoint)
+	require.Equal(t, "add_deliverable", draft[1].Resolve.MCP.Tool)
+	require.Equal(t, "lst_1", draft[1].Resolve.MCP.Arguments["listingId"])
+	require.Equal(t, []string{"type", "value"}, inputNames(draft[1]))
+	sf.facts.HasOrderPaidHook = true
+	require.Equal(t, []string{"publish_listing/required"}, codes(listingActions(&db.Listing{ID: "lst_1", Status: db.ListingDraft}, sf)))
+}
+
+func inputNames(a *actionT) []string {
+	out := []string{}
+	for _, in := range a.Resolve.Inputs {
+		out = append(out, in.Name)
+	}
+	return out
+}
+
+var pathStep = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?$`)
+
+// at reads a value at a param-notation path (deliverables[0].value).
+func at(t *testing.T, v any, path string) any {
+	t.Helper()
+	for _, step := range regexp.MustCompile(`\.`).Split(path, -1) {
+		m := pathStep.FindStringSubmatch(step)
+		require.NotNil(t, m, "path step %q", step)
+		obj, ok := v.(map[string]any)
+		require.True(t, ok, "%s: %q is not in an object", path, step)
+		v, ok = obj[m[1]]
+		require.True(t, ok, "%s: no %q", path, m[1])
+		if m[2] != "" {
+			i, _ := strconv.Atoi(m[2])
+			list, ok := v.([]any)
+			require.True(t, ok && i < len(list), "%s: no item %d", path, i)
+			v = list[i]
+		}
+	}
+	return v
+}
+
+// checkOperation validates a derived GraphQL call against the schema and
+// its MCP twin against the contract: the tool is the snake_case name of
+// the operation's root field and its arguments are the variables.
+func checkOperation(t *testing.T, schema *ast.Schema, g *model.GraphQLCall, m *model.MCPCall) {
+	t.Helper()
+	require.NotNil(t, g, "graphql form")
+	require.NotNil(t, m, "mcp form")
+	doc, errs := gqlparser.LoadQueryWithRules(schema, g.Query, nil)
+	require.Empty(t, errs, "query does not validate: %s", g.Query)
+	require.Len(t, doc.Operations, 1)
+	op := doc.Operations[0]
+	require.Len(t, op.SelectionSet, 1, "one root field")
+	root := op.SelectionSet[0].(*ast.Field)
+	_, err := validator.VariableValues(schema, op, g.Variables)
+	require.Nil(t, err, "variables %v of %s", g.Variables, g.Query)
+	require.Equal(t, SnakeCase(root.Name), m.Tool, "the MCP tool is the root field's snake_case name")
+	rootType := schema.Query
+	if op.Operation == ast.Mutation {
+		rootType = schema.Mutation
+	}
+	require.NotNil(t, rootType.Fields.ForName(root.Name), "the MCP tool %s is a root field", m.Tool)
+	require.Equal(t, g.Variables, m.Arguments, "MCP arguments are the field's arguments")
+	for name := range m.Arguments {
+		require.NotNil(t, rootType.Fields.ForName(root.Name).Arguments.ForName(name), "%s is an argument of %s", name, root.Name)
+	}
+}
+
+// Every row of the table has all three forms: REST, a GraphQL operation
+// that validates against the schema, and an MCP tool call of a root field;
+// every input names a value in params, variables.input and arguments.input.
+func TestEveryActionHasThreeForms(t *testing.T) {
+	t.Parallel()
+	schema := apiSchema()
+	actions := ExampleActions()
+	require.Len(t, actions, len(actionTable))
+	for i, a := range actions {
+		t.Run(strconv.Itoa(i)+"_"+string(a.Code), func(t *testing.T) {
+			require.NotEmpty(t, a.Message)
+			require.NotNil(t, a.Resolve.Inputs, "inputs is [] not null")
+			if a.Kind == kindHuman {
+				require.Equal(t, model.ResolveMethodRedirect, a.Resolve.Method)
+				require.NotEmpty(t, *a.Resolve.URL)
+				require.Nil(t, a.Resolve.GraphQL)
+				return
+			}
+			require.Regexp(t, `^/v1/[a-z0-9_/-]+$`, *a.Resolve.Endpoint, "the path's placeholders are all filled")
+			checkOperation(t, schema, a.Resolve.GraphQL, a.Resolve.MCP)
+			// REST params and GraphQL's input carry the same body.
+			if a.Resolve.Params != nil {
+				require.Contains(t, a.Resolve.GraphQL.Variables, "input")
+			}
+			// Round trip through JSON: what an agent reads.
+			var wire struct {
+				Params  map[string]any `json:"params"`
+				GraphQL struct {
+					Variables map[string]any `json:"variables"`
+				} `json:"graphql"`
+				MCP struct {
+					Arguments map[string]any `json:"arguments"`
+				} `json:"mcp"`
+			}
+			b, err := json.Marshal(a.Resolve)
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &wire))
+			for _, in := range a.Resolve.Inputs {
+				require.NotEmpty(t, in.Description)
+				ex, _ := json.Marshal(in.Example)
+				got, _ := json.Marshal(at(t, wire.Params, in.Name))
+				require.JSONEq(t, string(ex), string(got), "params carry the example of %s", in.Name)
+				at(t, wire.GraphQL.Variables["input"], in.Name)
+				at(t, wire.MCP.Arguments["input"], in.Name)
+			}
+		})
+	}
+	for _, r := range ExampleRefreshes() {
+		require.Equal(t, model.ResolveMethodGet, r.Method)
+		require.Regexp(t, `^/v1/(account|listings/lst_\w+|orders/ord_\w+)$`, r.Endpoint)
+		checkOperation(t, schema, r.GraphQL, r.MCP)
+	}
+}
+
+func TestSnakeCase(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"createListing": "create_listing", "viewer": "viewer",
+		"connectProcessor": "connect_processor", "addDeliverable": "add_deliverable"} {
+		require.Equal(t, want, SnakeCase(in))
+	}
 }

@@ -79,15 +79,20 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 	if err := r.DB.NewSelect().Model(&s.acc).Where("id = ?", s.l.AccountID).Scan(ctx); err != nil {
 		return nil, err
 	}
-	if s.l.DeletedAt != nil || s.l.Status != db.ListingPublished || s.acc.DeletedAt != nil {
+	// An unpaid subscription takes the seller's product pages down until
+	// billing is updated (CONTRACT §16).
+	if s.l.DeletedAt != nil || s.l.Status != db.ListingPublished || s.acc.DeletedAt != nil || s.acc.BillingStatus == "unpaid" {
 		return &s, ErrGone
 	}
 	return &s, nil
 }
 
-func (s *saleListing) sellable() bool {
-	return s.l.Status == db.ListingPublished && s.acc.ProcessorStatus == db.ProcessorConnected &&
-		s.acc.ChargesEnabled && s.acc.BillingStatus != "unpaid" && s.acc.Currency != nil && s.acc.ProcessorAccountID != nil
+// sellable: published, and the seller's account has no required readiness
+// action — the same rule as the listing's readiness.sellable, from the same
+// table, so the product page and readiness never disagree (CONTRACT §7).
+func (r *Resolver) sellable(s *saleListing) bool {
+	return s.l.Status == db.ListingPublished && s.acc.ProcessorAccountID != nil &&
+		!accountBlocked(r.accountFactsOf(&s.acc, accountExtras{}))
 }
 
 // ProductPageBySlug returns the product page of a published listing.
@@ -105,7 +110,7 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 		PriceText: currency.Format(s.l.Price, cur), Currency: strings.ToUpper(cur), StoreName: deref(s.acc.DisplayName, "commerce"),
 		Fields: s.l.CheckoutSchema, GAMeasurementID: deref(s.acc.GAMeasurementID, ""),
 		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
-		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && s.sellable()}
+		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && r.sellable(s)}
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
@@ -146,7 +151,7 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, err
 	}
 	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form}
-	if !s.sellable() {
+	if !r.sellable(s) {
 		out.Errors["form"] = "This product cannot be bought right now."
 		return out, nil
 	}

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/go-chi/chi/v5"
+
 	"commerce/graph/model"
 	"commerce/problem"
 )
@@ -99,6 +101,24 @@ func (a *API) processorWebhook(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// testProcessorWebhook receives the events of a seller's test account
+// (test mode), verified with the secret of the endpoint the service
+// registered there.
+func (a *API) testProcessorWebhook(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxProcessorEvent+1))
+	if err != nil {
+		return problem.New(problem.InvalidRequest, "The request body could not be read.")
+	}
+	if len(body) > maxProcessorEvent {
+		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
+	}
+	if err := a.Resolver.HandleTestProcessorWebhook(r.Context(), chi.URLParam(r, "account_id"), body, r.Header); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"received": true})
+	return nil
+}
+
 func (a *API) startBootstrap(w http.ResponseWriter, r *http.Request) error {
 	var in model.BootstrapInput
 	if err := decodeJSON(r, &in); err != nil {
@@ -131,6 +151,20 @@ func (a *API) completeBootstrap(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := a.Resolver.CompleteBootstrap(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (a *API) changePlan(w http.ResponseWriter, r *http.Request) error {
+	var in model.ChangePlanInput
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	out, err := a.Resolver.ChangePlan(r.Context(), in)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ import (
 // pathIDPrefixes is the id prefix of a path parameter, by the collection
 // segment before it (/v1/orders/{id} → ord).
 var pathIDPrefixes = map[string]string{
+	"accounts":     "acc",
 	"api-keys":     "key",
 	"customers":    "cus",
 	"deliverables": "del",

@@ -31,8 +31,9 @@ var exampleBodies = map[string]map[string]any{
 	"POST /v1/api-keys":         {"name": "ci", "scope": "full", "expires_at": "2030-01-01T00:00:00Z"},
 	"PUT /v1/account": {"ga_measurement_id": "G-ABCDEFGHIJ", "display_name": "Ann", "processor_test_key": "sk_test_x",
 		"notify_orders": true},
-	"PUT /v1/store":     {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
-	"POST /v1/webhooks": {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
+	"PUT /v1/store":         {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
+	"POST /v1/account/plan": {"plan": "growth"},
+	"POST /v1/webhooks":     {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
 	"PUT /v1/webhooks/{id}": {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"},
 		"status": "enabled"},
 	"POST /v1/orders/{id}/fulfill": {"note": "thanks", "deliverables": []any{
@@ -53,15 +54,16 @@ var exampleBodies = map[string]map[string]any{
 
 // routesWithoutJSONBody are the routes of the table that read no JSON body.
 var routesWithoutJSONBody = map[string]string{
-	"POST /v1/files":                                 "multipart (TestInputBoundaryUpload)",
-	"POST /v1/processor/webhook":                     "signed by the processor",
-	"POST /v1/api-keys/self-revoke":                  "no body",
-	"POST /v1/account/processor/connect":             "no body",
-	"POST /v1/orders/{id}/redeliver":                 "no body",
-	"POST /v1/orders/{id}/refund":                    "no body",
-	"POST /v1/webhooks/{id}/test":                    "no body",
-	"POST /v1/listings/{id}/publish":                 "no body",
-	"POST /v1/webhooks/{id}/events/{event_id}/retry": "no body",
+	"POST /v1/files":                                   "multipart (TestInputBoundaryUpload)",
+	"POST /v1/processor/webhook":                       "signed by the processor",
+	"POST /v1/processor/webhook/accounts/{account_id}": "signed by the seller's test account",
+	"POST /v1/api-keys/self-revoke":                    "no body",
+	"POST /v1/account/processor/connect":               "no body",
+	"POST /v1/orders/{id}/redeliver":                   "no body",
+	"POST /v1/orders/{id}/refund":                      "no body",
+	"POST /v1/webhooks/{id}/test":                      "no body",
+	"POST /v1/listings/{id}/publish":                   "no body",
+	"POST /v1/webhooks/{id}/events/{event_id}/retry":   "no body",
 }
 
 // pathIDPrefix is the id prefix of each path parameter, by name and the
@@ -85,6 +87,8 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "lst"
 			case "deliverables":
 				return "del"
+			case "accounts":
+				return "acc"
 			}
 		}
 	}

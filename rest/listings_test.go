@@ -210,7 +210,11 @@ func TestListingLifecycle(t *testing.T) {
 	require.Equal(t, "published", l["status"])
 	require.Equal(t, "usd", l["currency"])
 	require.NotNil(t, l["published_at"])
-	require.Equal(t, map[string]any{"sellable": true, "actions": []any{}, "next": nil}, l["readiness"])
+	lr := l["readiness"].(map[string]any)
+	require.Equal(t, true, lr["sellable"])
+	require.Equal(t, []any{}, lr["actions"])
+	require.Nil(t, lr["next"])
+	require.Equal(t, "/v1/listings/"+id, lr["refresh"].(map[string]any)["endpoint"])
 
 	// Published: fields and deliverables are frozen; status moves published ↔ paused.
 	put := func(path string, body any) *testkit.Response {

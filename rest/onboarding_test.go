@@ -94,7 +94,14 @@ func TestBootstrapToOperationalSeller(t *testing.T) {
 	first := ready["actions"].([]any)[0].(map[string]any)
 	require.Equal(t, "api", first["kind"])
 	require.Equal(t, "required", first["priority"])
-	require.Equal(t, map[string]any{"method": "POST", "endpoint": "/v1/account/processor/connect", "url": nil, "params": nil}, first["resolve"])
+	res := first["resolve"].(map[string]any)
+	require.Equal(t, "POST", res["method"])
+	require.Equal(t, "/v1/account/processor/connect", res["endpoint"])
+	require.Nil(t, res["url"])
+	require.Nil(t, res["params"])
+	require.Equal(t, []any{}, res["inputs"])
+	require.Equal(t, map[string]any{"tool": "connect_processor", "arguments": map[string]any{}}, res["mcp"])
+	require.Contains(t, res["graphql"].(map[string]any)["query"], "connectProcessor")
 
 	r = env.Post("/v1/account/processor/connect", key, nil)
 	require.Equal(t, 200, r.Status, "%s", r.Body)
@@ -102,12 +109,19 @@ func TestBootstrapToOperationalSeller(t *testing.T) {
 	require.Equal(t, "processor_onboarding", onb["object"])
 	onboardingURL := onb["url"].(string)
 	require.True(t, strings.HasPrefix(onboardingURL, env.URL+"/sandbox/onboarding/sbx_acct_"), onboardingURL)
+	// The connect response carries the account's readiness: a human finishes onboarding.
+	ready = onb["readiness"].(map[string]any)
+	require.Equal(t, "enable_charges", ready["next"])
 
 	acc = env.Get("/v1/account", key).JSON(t)
 	proc := acc["processor"].(map[string]any)
 	require.Equal(t, "onboarding", proc["status"])
 	require.Regexp(t, `^sbx_acct_`, proc["account_id"], "the processor account id is saved at once")
 	require.Equal(t, false, acc["readiness"].(map[string]any)["operational"])
+	require.Equal(t, "enable_charges", acc["readiness"].(map[string]any)["next"], "no loop back to connect_stripe")
+	human := acc["readiness"].(map[string]any)["actions"].([]any)[0].(map[string]any)
+	require.Equal(t, "human", human["kind"])
+	require.Regexp(t, `^`+regexp.QuoteMeta(env.URL)+`/processor/onboarding/[a-z0-9]+$`, human["resolve"].(map[string]any)["url"])
 
 	// The human's side: the onboarding page, then its form.
 	path := strings.TrimPrefix(onboardingURL, env.URL)
@@ -123,7 +137,7 @@ func TestBootstrapToOperationalSeller(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-	require.True(t, strings.HasPrefix(resp.Header.Get("Location"), env.Server.Config.ConsoleURL), resp.Header.Get("Location"))
+	require.Equal(t, env.Server.Config.ConsoleURL+"/processor", resp.Header.Get("Location"), "back to the console's processor page")
 
 	acc = env.Get("/v1/account", key).JSON(t)
 	require.Equal(t, "usd", acc["currency"])

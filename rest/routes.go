@@ -67,6 +67,8 @@ var Routes = []Route{
 
 	{Method: "POST", Path: "/v1/processor/webhook", Handler: (*API).processorWebhook, Access: Signed,
 		Note: "processor to service: verified by signature, never limited; no GraphQL"},
+	{Method: "POST", Path: "/v1/processor/webhook/accounts/{account_id}", Handler: (*API).testProcessorWebhook, Access: Signed,
+		Note: "a seller's test account to service (test mode): verified by its endpoint's signature, never limited; no GraphQL"},
 
 	{Method: "POST", Path: "/v1/api-keys/self-revoke", Handler: (*API).selfRevoke, GraphQL: "Mutation.selfRevokeApiKey",
 		Note: "unlimited: a leaked key can always be revoked"},
@@ -78,6 +80,7 @@ var Routes = []Route{
 	{Method: "PUT", Path: "/v1/account", Handler: (*API).updateAccount, Group: "account_update", GraphQL: "Mutation.updateAccount"},
 	{Method: "DELETE", Path: "/v1/account", Handler: (*API).deleteAccount, Group: "default", GraphQL: "Mutation.deleteAccount"},
 	{Method: "DELETE", Path: "/v1/account/processor", Handler: (*API).disconnectProcessor, Group: "default", GraphQL: "Mutation.disconnectProcessor"},
+	{Method: "POST", Path: "/v1/account/plan", Handler: (*API).changePlan, Group: "default", GraphQL: "Mutation.changePlan"},
 	{Method: "POST", Path: "/v1/account/processor/connect", Handler: (*API).connectProcessor, Group: "processor_connect", GraphQL: "Mutation.connectProcessor"},
 	{Method: "GET", Path: "/v1/store", Handler: (*API).getStore, Group: "default", GraphQL: "Query.store"},
 	{Method: "PUT", Path: "/v1/store", Handler: (*API).updateStore, Group: "default", GraphQL: "Mutation.updateStore"},

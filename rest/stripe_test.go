@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +59,7 @@ func TestStripeConnect(t *testing.T) {
 	require.Equal(t, "onboarding", proc["status"])
 	acct, _ := proc["account_id"].(string)
 	require.Regexp(t, `^acct_`, acct)
-	require.Equal(t, "connect_stripe", a["readiness"].(map[string]any)["next"])
+	require.Equal(t, "enable_charges", a["readiness"].(map[string]any)["next"], "onboarding: a human finishes it at the stable url")
 
 	hook := func(payload []byte, sig string) *testkit.Response {
 		return env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: payload,
@@ -115,35 +114,16 @@ func TestStripeConnect(t *testing.T) {
 	require.Equal(t, 200, hook(other, signed(other, time.Now())).Status)
 }
 
-// authRecorder records the bearer key of each request to Stripe.
-type authRecorder struct {
-	mu   sync.Mutex
-	keys map[string][]string // path → keys
-}
-
-func (a *authRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
-	a.mu.Lock()
-	a.keys[r.URL.Path] = append(a.keys[r.URL.Path], strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
-	a.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func (a *authRecorder) last(path string) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ks := a.keys[path]
-	if len(ks) == 0 {
-		return ""
-	}
-	return ks[len(ks)-1]
-}
-
 // A seller's processor test key makes their checkouts (and the refunds of
-// those orders) run in Stripe's test mode: the requests use that key.
+// those orders) run in Stripe's test mode, end to end: setting the key
+// registers the service's endpoint on the seller's test account (with that
+// key); the checkout is a direct charge made with the key; its completion,
+// signed by that endpoint's secret, reaches the service and pays the order;
+// the same event through the platform's endpoint changes nothing.
 func TestStripeTestModeKey(t *testing.T) {
 	t.Parallel()
 	mock := testkit.StripeMock(t)
-	rec := &authRecorder{keys: map[string][]string{}}
+	rec := &bodyRecorder{}
 	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
 		c.Processor = "stripe"
 		c.StripeSecretKey = testkit.StripeMockKey
@@ -165,9 +145,15 @@ func TestStripeTestModeKey(t *testing.T) {
 	require.Equal(t, 200, r.Status, "%s", r.Body)
 	require.Equal(t, true, r.JSON(t)["processor"].(map[string]any)["test_mode"])
 	require.NotContains(t, string(r.Body), testKey, "the key is never shown")
+	// The service's endpoint on the seller's test account, made with the key.
+	reg := rec.last("/v1/webhook_endpoints")
+	require.Equal(t, testKey, reg.Key)
+	testHook := "/v1/processor/webhook/accounts/" + acc.ID
+	require.Equal(t, env.URL+testHook, reg.Form.Get("url"))
+	require.Equal(t, "checkout.session.completed", reg.Form.Get("enabled_events[0]"))
 
 	require.Equal(t, 200, env.Post("/v1/account/processor/connect", acc.Key, nil).Status)
-	require.Equal(t, testkit.StripeMockKey, rec.last("/v1/accounts"), "connecting uses the platform key")
+	require.Equal(t, testkit.StripeMockKey, rec.last("/v1/accounts").Key, "connecting uses the platform key")
 	acct := env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["account_id"].(string)
 	up := accountUpdated("evt_tm_"+testkit.Unique(), acct, true, "usd")
 	require.Equal(t, 200, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: up,
@@ -179,24 +165,70 @@ func TestStripeTestModeKey(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, 303, resp.StatusCode)
-	require.Equal(t, testKey, rec.last("/v1/checkout/sessions"), "the checkout runs with the seller's test key")
+	cs := rec.last("/v1/checkout/sessions")
+	require.Equal(t, testKey, cs.Key, "the checkout runs with the seller's test key")
+	require.Empty(t, cs.Form.Get("payment_intent_data[transfer_data][destination]"), "a direct charge on the seller's account")
+	require.Empty(t, cs.Form.Get("payment_intent_data[application_fee_amount]"))
+	orderID := cs.Form.Get("metadata[order_id]")
+	require.Regexp(t, `^ord_`, orderID)
 
-	// Paid, then refunded: the refund runs in test mode too.
-	orderID := env.Get("/v1/orders", acc.Key).JSON(t)["data"].([]any)[0].(map[string]any)["id"].(string)
 	u := testkit.Unique()
-	completed := []byte(fmt.Sprintf(`{"id":"evt_tmcs_%s","object":"event","api_version":"2024-06-20","type":"checkout.session.completed","data":{"object":{"id":"cs_test_tm","object":"checkout.session","payment_status":"paid","status":"complete","amount_total":500,"currency":"usd","client_reference_id":%q,"metadata":{"order_id":%q},"payment_intent":"pi_tm_%s"}}}`, u, orderID, orderID, u))
+	completed := []byte(fmt.Sprintf(`{"id":"evt_tmcs_%s","object":"event","api_version":"2024-06-20","livemode":false,"type":"checkout.session.completed","data":{"object":{"id":"cs_test_tm","object":"checkout.session","mode":"payment","payment_status":"paid","status":"complete","amount_total":500,"currency":"usd","client_reference_id":%q,"metadata":{"order_id":%q},"payment_intent":"pi_tm_%s"}}}`, u, orderID, orderID, u))
+	sendTest := func(payload []byte, secret string) *testkit.Response {
+		sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: time.Now()}).Header
+		return env.Do(testkit.Request{Method: "POST", Path: testHook, Body: payload, Header: map[string]string{"Stripe-Signature": sig}})
+	}
+	// Through the platform's endpoint: not the test account's event, ignored.
 	require.Equal(t, 200, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: completed,
 		Header: map[string]string{"Stripe-Signature": signed(completed, time.Now())}}).Status)
-	require.Equal(t, 200, env.Post("/v1/orders/"+orderID+"/refund", acc.Key, nil).Status)
-	require.Equal(t, testKey, rec.last("/v1/refunds"))
+	require.Equal(t, "pending", env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)["status"])
+	// Signed with another secret, or for another account: refused.
+	requireProblem(t, env, sendTest(completed, stripeWebhookSecret), 400, "invalid_request")
+	other := env.NewAccount()
+	requireProblem(t, env, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook/accounts/" + other.ID, Body: completed,
+		Header: map[string]string{"Stripe-Signature": signed(completed, time.Now())}}), 400, "invalid_request")
+	// Through the seller's test endpoint: the order is paid.
+	require.Equal(t, 200, sendTest(completed, testkit.StripeMockEndpointSecret).Status)
+	o := env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)
+	require.Equal(t, "paid", o["payment_status"])
+	require.Equal(t, "pi_tm_"+u, o["payment_intent_id"])
 
-	// Clearing the key: live again.
+	// Refunded in test mode too, and confirmed through the test endpoint.
+	require.Equal(t, 200, env.Post("/v1/orders/"+orderID+"/refund", acc.Key, nil).Status)
+	refund := rec.last("/v1/refunds")
+	require.Equal(t, testKey, refund.Key)
+	require.Empty(t, refund.Form.Get("reverse_transfer"), "no transfer to reverse on a direct charge")
+	refunded := []byte(fmt.Sprintf(`{"id":"evt_tmrf_%s","object":"event","api_version":"2024-06-20","livemode":false,"type":"charge.refunded","data":{"object":{"id":"ch_tm_%s","object":"charge","amount_refunded":500,"currency":"usd","payment_intent":"pi_tm_%s","metadata":{"order_id":%q}}}}`, u, u, u, orderID))
+	require.Equal(t, 200, sendTest(refunded, testkit.StripeMockEndpointSecret).Status)
+	require.Equal(t, "refunded", env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)["payment_status"])
+
+	// Clearing the key: live again, and the endpoint deleted with the key.
 	r = put(map[string]any{"processor_test_key": nil})
 	require.Equal(t, false, r.JSON(t)["processor"].(map[string]any)["test_mode"])
+	del := rec.last("/v1/webhook_endpoints/" + stripeMockEndpointID(t, rec))
+	require.Equal(t, "DELETE", del.Method)
+	require.Equal(t, testKey, del.Key)
+	requireProblem(t, env, sendTest(completed, testkit.StripeMockEndpointSecret), 400, "invalid_request")
 	req, _ = http.NewRequest("POST", env.URL+"/p/"+l["slug"].(string)+"/checkout", strings.NewReader("email="+url.QueryEscape(uniqueEmail("live"))))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err = noRedirect(env).Do(req)
 	require.NoError(t, err)
 	resp.Body.Close()
-	require.Equal(t, testkit.StripeMockKey, rec.last("/v1/checkout/sessions"))
+	live := rec.last("/v1/checkout/sessions")
+	require.Equal(t, testkit.StripeMockKey, live.Key)
+	require.Equal(t, acct, live.Form.Get("payment_intent_data[transfer_data][destination]"))
+}
+
+// stripeMockEndpointID is the id of the webhook endpoint a DELETE went to.
+func stripeMockEndpointID(t *testing.T, rec *bodyRecorder) string {
+	t.Helper()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for i := len(rec.calls) - 1; i >= 0; i-- {
+		if id, ok := strings.CutPrefix(rec.calls[i].Path, "/v1/webhook_endpoints/"); ok {
+			return id
+		}
+	}
+	t.Fatal("no webhook endpoint was deleted")
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -20,7 +21,9 @@ import (
 // is the objects it loads, not the scalar fields it copies out of them, so:
 //
 //   - a field whose type is a scalar or an enum costs 0 (it comes with its
-//     parent), and so does __typename;
+//     parent), and so does __typename, and so does an object that is not
+//     a Node and whose fields are all scalars or enums (PageInfo, a
+//     readiness action's GraphQLCall);
 //   - a field whose type is an object (or a list of objects bounded by the
 //     schema, such as actions or deliverables) costs 1 plus its selections;
 //   - a connection (a field with a `first` argument) costs 1 plus its
@@ -207,7 +210,7 @@ func (w *costWalker) field(f *ast.Field, parent *ast.Definition, nesting int) in
 		return 0 // validation reports it
 	}
 	typ := w.schema.Types[def.Type.Name()]
-	if typ == nil || typ.Kind == ast.Scalar || typ.Kind == ast.Enum {
+	if typ == nil || typ.Kind == ast.Scalar || typ.Kind == ast.Enum || w.leafObject(typ) {
 		return 0
 	}
 	switch {
@@ -230,6 +233,26 @@ func (w *costWalker) field(f *ast.Field, parent *ast.Definition, nesting int) in
 		return 1 + n*w.selections(f.SelectionSet, typ, nesting)
 	}
 	return 1 + w.selections(f.SelectionSet, typ, nesting)
+}
+
+// leafObject: an object type with no identity of its own (not a Node)
+// whose fields are all scalars or enums (such as a readiness action's
+// GraphQLCall, McpCall or ActionInput, or PageInfo) is data that comes with
+// its parent, like a Map: it costs 0. A Node is loaded: it costs 1.
+func (w *costWalker) leafObject(typ *ast.Definition) bool {
+	if typ.Kind != ast.Object || len(typ.Fields) == 0 || len(typ.Interfaces) > 0 {
+		return false
+	}
+	for _, f := range typ.Fields {
+		if strings.HasPrefix(f.Name, "__") {
+			continue
+		}
+		ft := w.schema.Types[f.Type.Name()]
+		if ft == nil || (ft.Kind != ast.Scalar && ft.Kind != ast.Enum) {
+			return false
+		}
+	}
+	return true
 }
 
 // pageSize is the number of items a connection field may return.

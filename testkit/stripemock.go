@@ -23,6 +23,12 @@ import (
 // StripeMockKey is a secret key stripe-mock accepts (it accepts any sk_test_ key).
 const StripeMockKey = "sk_test_123"
 
+// StripeMockEndpointSecret is the signing secret of every webhook endpoint
+// stripe-mock creates. Stripe returns an endpoint's secret in the response
+// that creates it; stripe-mock's bundled fixture has none, so StripeMock
+// serves this one.
+const StripeMockEndpointSecret = "whsec_stripemock_endpoint_secret"
+
 // StripeMockExpiresAt is the expires_at of every stripe-mock object that has
 // one (account links, checkout sessions, …). stripe-mock's bundled fixtures
 // say 2009-02-13, which would make every link and session born expired;
@@ -179,8 +185,9 @@ func stripeMockAnswers(client *http.Client, base string) error {
 }
 
 // writeStripeMockFixtures writes into dir a copy of stripe-mock's bundled
-// fixtures in which every resource's expires_at is StripeMockExpiresAt, and
-// returns its path.
+// fixtures in which every resource's expires_at is StripeMockExpiresAt and
+// webhook endpoints have the secret StripeMockEndpointSecret, and returns
+// its path.
 func writeStripeMockFixtures(src, dir string) (string, error) {
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -201,10 +208,13 @@ func writeStripeMockFixtures(src, dir string) (string, error) {
 		if json.Unmarshal(raw, &fields) != nil {
 			continue
 		}
-		if v, ok := fields["expires_at"]; !ok || string(v) == "null" {
+		if name == "webhook_endpoint" {
+			fields["secret"], _ = json.Marshal(StripeMockEndpointSecret)
+		} else if v, ok := fields["expires_at"]; !ok || string(v) == "null" {
 			continue
+		} else {
+			fields["expires_at"] = expires
 		}
-		fields["expires_at"] = expires
 		if f.Resources[name], err = json.Marshal(fields); err != nil {
 			return "", err
 		}

@@ -24,6 +24,9 @@ type Account struct {
 	Stats           *AccountStats     `json:"stats"`
 	Readiness       *AccountReadiness `json:"readiness"`
 	CreatedAt       time.Time         `json:"created_at"`
+	// Subscription is the paid plan's subscription; nil on the free plan
+	// with no history.
+	Subscription *BillingSubscription `json:"subscription"`
 }
 
 // ProcessorStatus is the account's connection to the payment processor.
@@ -45,9 +48,10 @@ type AccountStats struct {
 
 // AccountReadiness says whether the account can sell, and what to do next.
 type AccountReadiness struct {
-	Operational bool        `json:"operational"`
-	Actions     []*Action   `json:"actions"`
-	Next        *ActionCode `json:"next"`
+	Operational bool              `json:"operational"`
+	Actions     []*Action         `json:"actions"`
+	Next        *ActionCode       `json:"next"`
+	Refresh     *ReadinessRefresh `json:"refresh"`
 }
 
 // Action is one readiness item.
@@ -66,6 +70,44 @@ type ActionResolve struct {
 	Endpoint *string        `json:"endpoint"`
 	URL      *string        `json:"url"`
 	Params   map[string]any `json:"params"`
+	// Inputs are the values the agent must get from its human, by path
+	// into Params (and into the input argument of GraphQL and MCP).
+	Inputs []*ActionInput `json:"inputs"`
+	// GraphQL is the same call as a complete GraphQL operation (kind api).
+	GraphQL *GraphQLCall `json:"graphql"`
+	// MCP is the same call as an MCP tool call (kind api).
+	MCP *MCPCall `json:"mcp"`
+}
+
+// ActionInput is a value of an action's call that the agent must get from
+// its human: Name is a path in the notation of problem params
+// (deliverables[0].value) into the REST body, GraphQL's variables.input
+// and MCP's arguments.input.
+type ActionInput struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Example     any    `json:"example"`
+}
+
+// GraphQLCall is a complete GraphQL operation and its variables.
+type GraphQLCall struct {
+	Query     string         `json:"query"`
+	Variables map[string]any `json:"variables"`
+}
+
+// MCPCall is an MCP tool call: the tool (the snake_case name of a GraphQL
+// root field) and its arguments (that field's arguments).
+type MCPCall struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// ReadinessRefresh says how to read a readiness object again.
+type ReadinessRefresh struct {
+	Method   ResolveMethod `json:"method"`
+	Endpoint string        `json:"endpoint"`
+	GraphQL  *GraphQLCall  `json:"graphql"`
+	MCP      *MCPCall      `json:"mcp"`
 }
 
 // UpdateAccountInput is the body of PUT /v1/account; only given fields change.
@@ -106,6 +148,8 @@ type ProcessorOnboarding struct {
 	Object    string    `json:"object"`
 	URL       string    `json:"url"`
 	ExpiresAt time.Time `json:"expires_at"`
+	// Readiness is the account's, after connect.
+	Readiness *AccountReadiness `json:"readiness"`
 }
 
 // ProcessorDisconnection is the result of disconnecting the processor.

@@ -61,9 +61,10 @@ type ListingList struct {
 
 // ListingReadiness says whether the listing can be bought, and what to do next.
 type ListingReadiness struct {
-	Sellable bool        `json:"sellable"`
-	Actions  []*Action   `json:"actions"`
-	Next     *ActionCode `json:"next"`
+	Sellable bool              `json:"sellable"`
+	Actions  []*Action         `json:"actions"`
+	Next     *ActionCode       `json:"next"`
+	Refresh  *ReadinessRefresh `json:"refresh"`
 }
 
 // Reviews summarizes buyers' reviews of a listing.
@@ -111,6 +112,9 @@ type Deliverable struct {
 	Value     *string          `json:"value"`
 	File      *DeliverableFile `json:"file"`
 	CreatedAt time.Time        `json:"created_at"`
+	// Readiness is the listing's, on the response of adding a deliverable
+	// (null inside a listing or an order).
+	Readiness *ListingReadiness `json:"readiness"`
 }
 
 // DeliverableFile describes a file deliverable.

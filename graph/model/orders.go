@@ -43,8 +43,9 @@ type Order struct {
 
 // OrderReadiness names the recommended next action on an order.
 type OrderReadiness struct {
-	Actions []*Action   `json:"actions"`
-	Next    *ActionCode `json:"next"`
+	Actions []*Action         `json:"actions"`
+	Next    *ActionCode       `json:"next"`
+	Refresh *ReadinessRefresh `json:"refresh"`
 }
 
 // OrderSummary is an order in a list.

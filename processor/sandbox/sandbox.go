@@ -79,3 +79,19 @@ func AccountUpdated(processorAccountID, currency string) processor.Event {
 		},
 	}
 }
+
+// RegisterTestEndpoint registers nothing: the sandbox is test mode already
+// and ignores sellers' test keys.
+func (p *Processor) RegisterTestEndpoint(ctx context.Context, apiKey, url string) (processor.TestEndpoint, error) {
+	return processor.TestEndpoint{}, nil
+}
+
+// DeleteTestEndpoint does nothing (see RegisterTestEndpoint).
+func (p *Processor) DeleteTestEndpoint(ctx context.Context, apiKey, endpointID string) error {
+	return nil
+}
+
+// ParseTestWebhook refuses everything, like ParseWebhook.
+func (p *Processor) ParseTestWebhook(payload []byte, header http.Header, secret string) (processor.Event, error) {
+	return processor.Event{}, fmt.Errorf("sandbox: no inbound webhooks: %w", processor.ErrBadSignature)
+}

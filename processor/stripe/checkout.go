@@ -25,7 +25,9 @@ const OrderIDKey = "order_id"
 // the session's client_reference_id and metadata.order_id and as the payment
 // intent's metadata.order_id, which is how the webhooks find the order again.
 // The buyer's email, when given, is prefilled (customer_email). The session
-// keeps Stripe's default lifetime (24 hours).
+// keeps Stripe's default lifetime (24 hours). With a seller's test key
+// (req.APIKey) the session is created on the seller's own test account as a
+// direct charge: no destination and no application fee.
 //
 // The request's idempotency key is derived from the order id alone, so a
 // retried call (by stripe-go after a network failure, or by the service)
@@ -60,6 +62,12 @@ func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRe
 	if !req.ExpiresAt.IsZero() {
 		// Stripe takes 30 minutes to 24 hours.
 		params.ExpiresAt = stripego.Int64(req.ExpiresAt.Unix())
+	}
+	if req.APIKey != "" {
+		// Test mode: a direct charge on the seller's own test account,
+		// which has no connected account to pay and no platform to keep a
+		// fee (the order still records the fee its plan would take).
+		params.PaymentIntentData = &stripego.CheckoutSessionPaymentIntentDataParams{}
 	}
 	params.PaymentIntentData.AddMetadata(OrderIDKey, req.OrderID)
 	params.AddMetadata(OrderIDKey, req.OrderID)
@@ -131,6 +139,11 @@ func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) err
 		PaymentIntent:        stripego.String(req.PaymentIntentID),
 		RefundApplicationFee: stripego.Bool(true),
 		ReverseTransfer:      stripego.Bool(true),
+	}
+	if req.APIKey != "" {
+		// Test mode: a direct charge on the seller's account, with no
+		// application fee or transfer to give back.
+		params.RefundApplicationFee, params.ReverseTransfer = nil, nil
 	}
 	if req.Amount > 0 {
 		params.Amount = stripego.Int64(req.Amount)

@@ -210,23 +210,9 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 	if len(p.webhookSecrets) == 0 {
 		return processor.Event{}, fmt.Errorf("%w: no webhook secret is configured (STRIPE_WEBHOOK_SECRET)", processor.ErrBadSignature)
 	}
-	var e stripego.Event
-	var err error
-	for _, secret := range p.webhookSecrets {
-		e, err = webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), secret,
-			webhook.ConstructEventOptions{Tolerance: WebhookTolerance, IgnoreAPIVersionMismatch: true})
-		if !errors.Is(err, webhook.ErrNoValidSignature) {
-			break
-		}
-	}
+	e, err := verify(payload, header, p.webhookSecrets)
 	if err != nil {
-		if isSignatureError(err) {
-			return processor.Event{}, fmt.Errorf("%w: %w", processor.ErrBadSignature, err)
-		}
-		return processor.Event{}, fmt.Errorf("stripe: webhook: %w", err)
-	}
-	if e.ID == "" {
-		return processor.Event{}, errors.New("stripe: webhook: the event has no id")
+		return processor.Event{}, err
 	}
 	ev := processor.Event{ID: e.ID, Type: processor.Ignored, RawType: string(e.Type)}
 	if e.Type == stripego.EventTypeAccountUpdated {
@@ -237,10 +223,40 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 		ev.Type, ev.Account = processor.AccountUpdated, status
 		return ev, nil
 	}
+	if handled, err := billingEvent(&ev, &e); handled || err != nil {
+		if err != nil {
+			return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
+		}
+		return ev, nil
+	}
 	if err := paymentEvent(&ev, &e); err != nil {
 		return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
 	}
 	return ev, nil
+}
+
+// verify checks a webhook's Stripe-Signature against any of secrets and
+// decodes the event (see ParseWebhook for the errors).
+func verify(payload []byte, header http.Header, secrets []string) (stripego.Event, error) {
+	var e stripego.Event
+	var err error
+	for _, secret := range secrets {
+		e, err = webhook.ConstructEventWithOptions(payload, header.Get("Stripe-Signature"), secret,
+			webhook.ConstructEventOptions{Tolerance: WebhookTolerance, IgnoreAPIVersionMismatch: true})
+		if !errors.Is(err, webhook.ErrNoValidSignature) {
+			break
+		}
+	}
+	if err != nil {
+		if isSignatureError(err) {
+			return e, fmt.Errorf("%w: %w", processor.ErrBadSignature, err)
+		}
+		return e, fmt.Errorf("stripe: webhook: %w", err)
+	}
+	if e.ID == "" {
+		return e, errors.New("stripe: webhook: the event has no id")
+	}
+	return e, nil
 }
 
 // isSignatureError reports whether err, from webhook.ConstructEventWithOptions,

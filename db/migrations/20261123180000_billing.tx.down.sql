@@ -1,0 +1,2 @@
+DROP TABLE plan_changes;
+DROP TABLE subscriptions;
