@@ -39,17 +39,30 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: ## Regenerate the GraphQL code with gqlgen (gqlgen.yml) and docs/graphql.md (rest/routes.go)
+generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
 	$(GO) tool gqlgen generate
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
+	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
+	cd console && npx --no-install graphql-codegen --config codegen.yml --silent
+
+# The console's npm packages, exactly as console/package-lock.json pins them
+# (installed again when the lock file changes).
+.PHONY: console-deps
+console-deps: console/node_modules/.package-lock.json
+console/node_modules/.package-lock.json: console/package-lock.json
+	cd console && npm ci --no-audit --no-fund
+
+.PHONY: console
+console: ## Build console/dist (the embedded console) from a clean npm ci: typecheck, vite build, first-screen size check
+	cd console && npm ci --no-audit --no-fund && npx --no-install graphql-codegen --config codegen.yml --silent && npm run build
 
 .PHONY: verify
-verify: generate ## Fail when generated code, go.mod or go.sum are out of date
+verify: generate console ## Fail when generated code, the built console, go.mod or go.sum are out of date
 	$(GO) mod tidy
-	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum); \
+	@changes=$$(git status --porcelain -- graph docs/graphql.md go.mod go.sum mcp/tools_gen.go console/src/gql console/dist); \
 	if [ -n "$$changes" ]; then \
 		echo "$$changes"; \
-		echo "verify: generated code or go.mod/go.sum are out of date: run 'make generate' and 'go mod tidy' and commit the result" >&2; \
+		echo "verify: generated code, console/dist or go.mod/go.sum are out of date: run 'make generate', 'make console' and 'go mod tidy' and commit the result" >&2; \
 		exit 1; \
 	fi
 
@@ -91,6 +104,10 @@ refresh-disposable-domains: ## Refresh the disposable email domain list from npm
 .PHONY: graphiql
 graphiql: ## Refresh the GraphQL IDE's embedded files (server/graphiql/vendor) from npm at the pinned versions
 	scripts/graphiql.sh
+
+.PHONY: apidocs
+apidocs: ## Refresh the API reference's embedded Redoc (server/apidocs/vendor) from npm at the pinned version
+	scripts/apidocs.sh
 
 .PHONY: services-stop
 services-stop: ## Stop the development PostgreSQL and Redis

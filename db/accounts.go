@@ -92,8 +92,11 @@ type WebhookDelivery struct {
 	DeliveredAt    *time.Time `bun:"delivered_at"`
 	FailedAt       *time.Time `bun:"failed_at"`
 	CreatedAt      time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	// ClaimedUntil: a run of the delivery job is posting until then.
+	// ClaimedUntil: a dispatcher is posting the record until then.
 	ClaimedUntil *time.Time `bun:"claimed_until"`
+	// Manual: a retry the seller asked for, delivered whatever the
+	// endpoint's status.
+	Manual bool `bun:"manual"`
 }
 
 // BootstrapSession is a row of bootstrap_sessions.

@@ -6,6 +6,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,7 +31,7 @@ type DB struct {
 
 // queryCounter counts the statements sent on the pool's connections (bun's
 // and River's included): tests prove query budgets with it.
-type queryCounter struct{ n atomic.Int64 }
+type queryCounter struct{ n, prepares atomic.Int64 }
 
 func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
 	c.n.Add(1)
@@ -39,8 +40,18 @@ func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.T
 
 func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+func (c *queryCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
+	c.prepares.Add(1)
+	return ctx
+}
+
+func (c *queryCounter) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
+
 // Queries is how many statements the pool has sent since it opened.
 func (d *DB) Queries() int64 { return d.queries.n.Load() }
+
+// Prepares is how many statements the pool has prepared since it opened.
+func (d *DB) Prepares() int64 { return d.queries.prepares.Load() }
 
 // defaultMaxConns sizes the pool when DATABASE_URL does not
 // (pool_max_conns=N). River's workers and listener take a few.
@@ -68,8 +79,43 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	sqldb := stdlib.OpenDBFromPool(pool)
+	sqldb := sql.OpenDB(simpleConnector{stdlib.GetPoolConnector(pool)})
 	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Pool: pool, queries: counter}, nil
+}
+
+// simpleConnector hands database/sql (bun) connections of the pool whose
+// queries go in the simple protocol. bun interpolates its arguments, so
+// almost every bun query is a text of its own: in the extended protocol,
+// pgx's statement cache would prepare each (a round trip more, and a
+// server-side statement evicting the cached ones). pgx's own queries on
+// the pool keep the cache.
+type simpleConnector struct{ driver.Connector }
+
+func (c simpleConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	dc, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := dc.(*stdlib.Conn)
+	if !ok {
+		_ = dc.Close()
+		return nil, fmt.Errorf("unexpected driver connection %T", dc)
+	}
+	return simpleConn{sc}, nil
+}
+
+// simpleConn is a stdlib connection whose QueryContext asks pgx for the
+// simple protocol (pgx reads a QueryExecMode among the leading arguments).
+type simpleConn struct{ *stdlib.Conn }
+
+func (c simpleConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	all := make([]driver.NamedValue, 0, len(args)+1)
+	all = append(all, driver.NamedValue{Ordinal: 1, Value: pgx.QueryExecModeSimpleProtocol})
+	for _, a := range args {
+		a.Ordinal++
+		all = append(all, a)
+	}
+	return c.Conn.QueryContext(ctx, query, all)
 }
 
 // Close closes bun's handle and the pool.
@@ -103,11 +149,11 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error
 	}
 	var pc *pgx.Conn
 	if err := conn.Raw(func(dc any) error {
-		c, ok := dc.(*stdlib.Conn)
+		c, ok := dc.(simpleConn)
 		if !ok {
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
-		pc = c.Conn()
+		pc = c.Conn.Conn()
 		return nil
 	}); err != nil {
 		_ = btx.Rollback()

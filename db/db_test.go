@@ -3,6 +3,7 @@ package db_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"testing"
@@ -142,4 +143,37 @@ func TestNewIDIsPrefixedSortableULID(t *testing.T) {
 	require.False(t, db.ValidID("acc", a))
 	require.Less(t, a, b)
 	require.Regexp(t, `^key_[0-9a-z]{26}$`, a)
+}
+
+// bun interpolates its arguments, so almost every bun query is a text of
+// its own: sent in the extended protocol with pgx's statement cache, each
+// would be prepared (a round trip more, and a server-side statement that
+// evicts the cached ones). bun's queries go in the simple protocol: one
+// round trip, nothing prepared. pgx's own queries (with $n arguments)
+// keep the cache: prepared once per connection.
+func TestBunQueriesPrepareNothing(t *testing.T) {
+	t.Parallel()
+	d := open(t, testkit.DatabaseURL)
+	ctx := context.Background()
+	before := d.Prepares()
+	for i := range 5 {
+		var n int
+		require.NoError(t, d.NewSelect().ColumnExpr("? + 1", i).Scan(ctx, &n))
+		require.Equal(t, i+1, n)
+		var s string
+		require.NoError(t, d.NewRaw("SELECT ?::text", fmt.Sprint("x", i)).Scan(ctx, &s))
+		require.Equal(t, fmt.Sprint("x", i), s)
+	}
+	require.Equal(t, int64(0), d.Prepares()-before, "bun queries prepared statements")
+
+	// pgx's queries with arguments: prepared once, then cached.
+	conn, err := d.Pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	before = d.Prepares()
+	for i := range 5 {
+		var n int
+		require.NoError(t, conn.QueryRow(ctx, "SELECT $1::int + 1", i).Scan(&n))
+	}
+	require.Equal(t, int64(1), d.Prepares()-before, "one prepare for a pgx query repeated on a connection")
 }

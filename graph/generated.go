@@ -165,6 +165,11 @@ type ComplexityRoot struct {
 		Required func(childComplexity int) int
 	}
 
+	ConsoleSession struct {
+		Account   func(childComplexity int) int
+		ExpiresAt func(childComplexity int) int
+	}
+
 	CreatedApiKey struct {
 		CreatedAt  func(childComplexity int) int
 		ExpiresAt  func(childComplexity int) int
@@ -338,6 +343,8 @@ type ComplexityRoot struct {
 		RetryWebhookEvent     func(childComplexity int, webhookID string, eventID string) int
 		SelfRevokeAPIKey      func(childComplexity int) int
 		SetDeliverables       func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
+		SignIn                func(childComplexity int, input model.SignInInput) int
+		SignOut               func(childComplexity int) int
 		StartBootstrap        func(childComplexity int, input model.BootstrapInput) int
 		TestWebhook           func(childComplexity int, id string) int
 		UpdateAccount         func(childComplexity int, input model.UpdateAccountInput) int
@@ -611,6 +618,8 @@ type MutationResolver interface {
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
 	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
+	SignIn(ctx context.Context, input model.SignInInput) (*model.ConsoleSession, error)
+	SignOut(ctx context.Context) (*bool, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -1207,6 +1216,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CheckoutField.Required(childComplexity), true
+
+	case "ConsoleSession.account":
+		if e.ComplexityRoot.ConsoleSession.Account == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsoleSession.Account(childComplexity), true
+	case "ConsoleSession.expiresAt":
+		if e.ComplexityRoot.ConsoleSession.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConsoleSession.ExpiresAt(childComplexity), true
 
 	case "CreatedApiKey.createdAt":
 		if e.ComplexityRoot.CreatedApiKey.CreatedAt == nil {
@@ -2041,6 +2063,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetDeliverables(childComplexity, args["listingId"].(string), args["deliverables"].([]*model.DeliverableInput)), true
+	case "Mutation.signIn":
+		if e.ComplexityRoot.Mutation.SignIn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_signIn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SignIn(childComplexity, args["input"].(model.SignInInput)), true
+	case "Mutation.signOut":
+		if e.ComplexityRoot.Mutation.SignOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SignOut(childComplexity), true
 	case "Mutation.startBootstrap":
 		if e.ComplexityRoot.Mutation.StartBootstrap == nil {
 			break
@@ -3092,6 +3131,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputDeliverableInput,
 		ec.unmarshalInputFulfillInput,
+		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
 		ec.unmarshalInputUpdateListingInput,
 		ec.unmarshalInputUpdateStoreInput,
@@ -3187,7 +3227,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/console.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3202,6 +3242,7 @@ var sources = []*ast.Source{
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
+	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
@@ -3456,6 +3497,16 @@ func (ec *executionContext) childFields_CheckoutField(ctx context.Context, field
 		return ec.fieldContext_CheckoutField_options(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CheckoutField", field.Name)
+}
+
+func (ec *executionContext) childFields_ConsoleSession(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "expiresAt":
+		return ec.fieldContext_ConsoleSession_expiresAt(ctx, field)
+	case "account":
+		return ec.fieldContext_ConsoleSession_account(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConsoleSession", field.Name)
 }
 
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4821,6 +4872,20 @@ func (ec *executionContext) field_Mutation_setDeliverables_args(ctx context.Cont
 		return nil, err
 	}
 	args["deliverables"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_signIn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SignInInput, error) {
+			return ec.unmarshalNSignInInput2commerceᚋgraphᚋmodelᚐSignInInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -7306,6 +7371,61 @@ func (ec *executionContext) _CheckoutField_options(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_CheckoutField_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CheckoutField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ConsoleSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.ConsoleSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsoleSession_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsoleSession_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ConsoleSession", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ConsoleSession_account(ctx context.Context, field graphql.CollectedField, obj *model.ConsoleSession) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ConsoleSession_account(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Account, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Account) graphql.Marshaler {
+			return ec.marshalNAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ConsoleSession_account(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ConsoleSession",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Account(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreatedApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
@@ -10242,6 +10362,73 @@ func (ec *executionContext) fieldContext_Mutation_changePlan(ctx context.Context
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signIn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signIn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SignIn(ctx, fc.Args["input"].(model.SignInInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ConsoleSession) graphql.Marshaler {
+			return ec.marshalOConsoleSession2ᚖcommerceᚋgraphᚋmodelᚐConsoleSession(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signIn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConsoleSession(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_signIn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signOut(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().SignOut(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createListing(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -16378,6 +16565,36 @@ func (ec *executionContext) unmarshalInputFulfillInput(ctx context.Context, obj 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSignInInput(ctx context.Context, obj any) (model.SignInInput, error) {
+	var it model.SignInInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"sessionId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "sessionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sessionId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SessionID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context, obj any) (model.UpdateAccountInput, error) {
 	var it model.UpdateAccountInput
 	if obj == nil {
@@ -17767,6 +17984,49 @@ func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var consoleSessionImplementors = []string{"ConsoleSession"}
+
+func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.SelectionSet, obj *model.ConsoleSession) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, consoleSessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ConsoleSession")
+		case "expiresAt":
+			out.Values[i] = ec._ConsoleSession_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "account":
+			out.Values[i] = ec._ConsoleSession_account(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdApiKeyImplementors = []string{"CreatedApiKey"}
 
 func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
@@ -19060,6 +19320,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "changePlan":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changePlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "signIn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signIn(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "signOut":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signOut(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -21556,6 +21830,16 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAccount2ᚖcommerceᚋgraphᚋmodelᚐAccount(ctx context.Context, sel ast.SelectionSet, v *model.Account) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Account(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAccountReadiness2ᚖcommerceᚋgraphᚋmodelᚐAccountReadiness(ctx context.Context, sel ast.SelectionSet, v *model.AccountReadiness) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -22889,6 +23173,11 @@ func (ec *executionContext) marshalNReviews2ᚖcommerceᚋgraphᚋmodelᚐReview
 	return ec._Reviews(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSignInInput2commerceᚋgraphᚋmodelᚐSignInInput(ctx context.Context, v any) (model.SignInInput, error) {
+	res, err := ec.unmarshalInputSignInInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23429,6 +23718,13 @@ func (ec *executionContext) unmarshalOCheckoutFieldInput2ᚕᚖcommerceᚋgraph�
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOConsoleSession2ᚖcommerceᚋgraphᚋmodelᚐConsoleSession(ctx context.Context, sel ast.SelectionSet, v *model.ConsoleSession) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ConsoleSession(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCoverBlur2ᚖcommerceᚋgraphᚋmodelᚐCoverBlur(ctx context.Context, v any) (*model.CoverBlur, error) {

@@ -68,6 +68,7 @@ type Options struct {
 	Timeout         time.Duration // whole-request timeout; default 10 s
 	FollowRedirects bool          // false: a 3xx is returned as the response; true: up to 5 hops, each checked
 	UserAgent       string        // default "commerce"
+	IdlePerHost     int           // keep-alive connections kept per host; default 2 (net/http's)
 
 	// Resolver looks host names up; nil means net.DefaultResolver. Tests
 	// give one that answers without DNS.
@@ -204,7 +205,8 @@ func NewClient(o Options) (*http.Client, error) {
 		DialContext:           dial,
 		TLSClientConfig:       tlsConf,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
+		MaxIdleConns:          max(100, 4*o.IdlePerHost),
+		MaxIdleConnsPerHost:   o.IdlePerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,

@@ -37,8 +37,14 @@ type accountExtras struct {
 // accountQuery loads a live account with everything its response needs, in
 // one round trip: GET /v1/account is on every integration's hot path. Stats
 // are running totals kept on the account row, never computed from orders.
-const accountQuery = `
-SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
+const accountQuery = `SELECT ` + accountColumns + `
+FROM accounts a
+WHERE a.id = $1 AND a.deleted_at IS NULL`
+
+// accountColumns are the columns of accountQuery (a is the account), in
+// the order of accountDest; the listing read selects them too.
+const accountColumns = `
+       a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
        a.bio, a.avatar_key, a.slug, a.currency, a.ga_measurement_id, a.processor_account_id,
        a.processor_status, a.charges_enabled, a.payouts_enabled, a.details_submitted, a.onboarding_token,
        a.revenue_total,
@@ -59,9 +65,17 @@ SELECT a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders,
                  ORDER BY o.id LIMIT 1), ''),
        a.processor_test_key IS NOT NULL,
        (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
-                                    FROM subscriptions WHERE account_id = a.id) s)
-FROM accounts a
-WHERE a.id = $1 AND a.deleted_at IS NULL`
+                                    FROM subscriptions WHERE account_id = a.id) s)`
+
+// accountDest are the destinations of accountColumns.
+func accountDest(a *db.Account, ex *accountExtras) []any {
+	return []any{&a.ID, &a.Email, &a.Plan, &a.BillingStatus, &a.DisplayName,
+		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
+		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
+		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
+		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
+		&ex.subscription}
+}
 
 // loadAccount reads the account with its computed parts. Errors: not_found.
 func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, accountExtras, error) {
@@ -69,12 +83,7 @@ func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, acc
 		a  db.Account
 		ex accountExtras
 	)
-	err := r.DB.Pool.QueryRow(ctx, accountQuery, id).Scan(&a.ID, &a.Email, &a.Plan, &a.BillingStatus, &a.DisplayName,
-		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
-		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
-		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
-		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
-		&ex.subscription)
+	err := r.DB.Pool.QueryRow(ctx, accountQuery, id).Scan(accountDest(&a, &ex)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}

@@ -132,12 +132,16 @@ func (r *Resolver) DeleteAPIKey(ctx context.Context, id string) (bool, error) {
 	return true, nil
 }
 
-// SelfRevoke revokes the calling key; it stops working at once.
+// SelfRevoke revokes the calling key; it stops working at once. Called by
+// a console session, it ends the session (as SignOut).
 // Errors: authentication_error.
 func (r *Resolver) SelfRevoke(ctx context.Context) error {
 	p, err := caller(ctx)
 	if err != nil {
 		return err
+	}
+	if p.KeyID == "" && p.SessionID != "" {
+		return r.endSession(ctx, p)
 	}
 	_, err = r.DB.NewUpdate().Model((*db.APIKey)(nil)).Set("revoked_at = now()").
 		Where("id = ?", p.KeyID).Where("revoked_at IS NULL").Exec(ctx)

@@ -281,7 +281,7 @@ func (r *Resolver) subscriptionSlot(ctx context.Context, p Principal) (*ratelimi
 	if r.Limiter == nil {
 		return nil, nil
 	}
-	slot, ok, err := r.Limiter.Acquire(ctx, "event_subscriptions", p.KeyID, MaxSubscriptionsPerKey, subscriptionSlotTTL)
+	slot, ok, err := r.Limiter.Acquire(ctx, "event_subscriptions", p.Credential(), MaxSubscriptionsPerKey, subscriptionSlotTTL)
 	if err != nil && !errors.Is(err, ratelimit.ErrUnavailable) {
 		r.Log.ErrorContext(ctx, "subscription limit check failed; allowing", "error", err)
 	}
@@ -338,6 +338,9 @@ func (r *Resolver) streamEvents(ctx context.Context, p Principal, pos int64, typ
 			case <-time.After(pollInterval):
 			}
 			continue
+		case !keyLive && p.KeyID == "" && p.SessionID != "":
+			end = problem.New(problem.AuthenticationError, "The console session was signed out or has expired, or its account was deleted; the subscription ended.")
+			return
 		case !keyLive:
 			end = problem.New(problem.AuthenticationError, "The API key was revoked or has expired, or its account was deleted; the subscription ended.")
 			return
@@ -385,12 +388,22 @@ SELECT EXISTS (
   SELECT 1 FROM api_keys k JOIN accounts a ON a.id = k.account_id AND a.deleted_at IS NULL
   WHERE k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()))`
 
+// sessionLiveQuery is keyLiveQuery for a console session.
+const sessionLiveQuery = `
+SELECT EXISTS (
+  SELECT 1 FROM console_sessions s JOIN accounts a ON a.id = s.account_id AND a.deleted_at IS NULL
+  WHERE s.id = $1 AND s.revoked_at IS NULL AND s.expires_at > now())`
+
 // readEventLog returns the next events of the caller's account after pos,
 // and whether the caller's key still works, in one round trip.
 func (r *Resolver) readEventLog(ctx context.Context, p Principal, pos int64) ([]*db.Event, bool, error) {
 	b := &pgx.Batch{}
 	var live bool
-	b.Queue(keyLiveQuery, p.KeyID).QueryRow(func(row pgx.Row) error { return row.Scan(&live) })
+	liveQuery := keyLiveQuery
+	if p.KeyID == "" && p.SessionID != "" {
+		liveQuery = sessionLiveQuery
+	}
+	b.Queue(liveQuery, p.Credential()).QueryRow(func(row pgx.Row) error { return row.Scan(&live) })
 	var evs []*db.Event
 	b.Queue(`SELECT seq, id, account_id, type, listing_id, order_id, data, created_at FROM events
 		WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, p.AccountID, pos, streamBatch).Query(func(rows pgx.Rows) error {

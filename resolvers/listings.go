@@ -359,24 +359,14 @@ func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, erro
 	if !db.ValidID("lst", id) {
 		return nil, problem.NotFoundf("No listing %q on this account.", id)
 	}
-	l := new(db.Listing)
-	err = r.DB.NewSelect().Model(l).Where("id = ?", id).Where("account_id = ?", p.AccountID).
-		Where("deleted_at IS NULL").Scan(ctx)
-	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+	l, ds, facts, err := r.readListing(ctx, p.AccountID, id)
+	if err != nil {
+		return nil, err
+	}
+	if l == nil {
 		return nil, problem.NotFoundf("No listing %q on this account.", id)
 	}
-	if err != nil {
-		return nil, err
-	}
-	ds, err := r.deliverablesOf(ctx, []string{l.ID})
-	if err != nil {
-		return nil, err
-	}
-	facts, err := r.sellerFacts(ctx, p.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	m := r.toListingModel(l, ds[l.ID], facts)
+	m := r.toListingModel(l, ds, facts)
 	rs, err := r.ReviewsByListing(ctx, []string{l.ID})
 	if err != nil {
 		return nil, err

@@ -12,11 +12,34 @@ const (
 	ScopeReadOnly = "read_only"
 )
 
-// Principal is the authenticated caller: an API key and its account.
+// Principal is the authenticated caller: an API key and its account, or a
+// developer console session (SessionID set, KeyID empty) acting with the
+// full scope on its account.
 type Principal struct {
 	AccountID string
 	KeyID     string
+	// SessionID is the console session (cs_…) when the commerce_session
+	// cookie authenticated the request.
+	SessionID string
 	Scope     string
+}
+
+// Credential is the id of what authenticated the caller: the API key's id,
+// or the console session's.
+func (p Principal) Credential() string {
+	if p.KeyID == "" && p.SessionID != "" {
+		return p.SessionID
+	}
+	return p.KeyID
+}
+
+// Subject is the caller's rate-limit subject: "key:<key id>", or
+// "session:<session id>" for a console session.
+func (p Principal) Subject() string {
+	if p.KeyID == "" && p.SessionID != "" {
+		return "session:" + p.SessionID
+	}
+	return "key:" + p.KeyID
 }
 
 // CanWrite reports whether the key may change things.

@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -33,130 +32,73 @@ var OrderEventTypes = []string{EventOrderPaid, EventOrderFulfilled, EventOrderRe
 // maxEndpoints bounds an account's webhook endpoints.
 const maxEndpoints = 16
 
-// DeliverArgs is the River job delivering one event to one endpoint.
+// DeliverArgs is the River job that delivered one event to one endpoint
+// before the dispatcher (WebhookDispatcher) took the records straight from
+// the table. Jobs an earlier version enqueued complete without posting:
+// their records are the dispatcher's.
 type DeliverArgs struct {
 	EndpointID string `json:"endpoint_id"`
 	EventID    string `json:"event_id"`
-	// Manual: a retry asked for by the seller, delivered whatever the
-	// endpoint's status; automatic attempts happen only while it is enabled.
-	Manual bool `json:"manual,omitempty"`
-	// Generation is the record's dispatch this job belongs to.
-	Generation int `json:"generation"`
+	Manual     bool   `json:"manual,omitempty"`
+	Generation int    `json:"generation"`
 }
 
 // Kind names the job.
 func (DeliverArgs) Kind() string { return "webhook_delivery" }
 
-// InsertOpts: attempts are counted by the record (retries are snoozes).
-func (DeliverArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 25} }
-
-// enqueueDeliveries creates the delivery records and jobs of an event for
-// every enabled endpoint of the account subscribed to its type, in tx.
+// enqueueDeliveries creates the delivery records of an event for every
+// enabled endpoint of the account subscribed to its type, in tx, in one
+// statement that also wakes the dispatchers when tx commits.
 func (r *Resolver) enqueueDeliveries(ctx context.Context, tx db.Tx, ev *db.Event) error {
-	var ids []string
-	if err := tx.NewSelect().Table("webhook_endpoints").Column("id").Where("account_id = ?", ev.AccountID).
-		Where("status = 'enabled'").Where("deleted_at IS NULL").Where("? = ANY(events)", ev.Type).Scan(ctx, &ids); err != nil {
-		return fmt.Errorf("find subscribed endpoints: %w", err)
-	}
-	return r.dispatch(ctx, tx, ev.AccountID, ev.ID, ev.Type, ids, false)
-}
-
-// dispatch (re)sets delivery records to pending and inserts their jobs.
-func (r *Resolver) dispatch(ctx context.Context, tx db.Tx, accountID, eventID, typ string, endpointIDs []string, manual bool) error {
-	if len(endpointIDs) == 0 {
-		return nil
-	}
-	params := make([]river.InsertManyParams, 0, len(endpointIDs))
-	for _, id := range endpointIDs {
-		var gen int
-		if err := tx.NewRaw(`INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
-			VALUES (?, ?, ?, ?, now())
-			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', attempts = 0, last_status_code = NULL,
-				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL, claimed_until = NULL,
-				generation = webhook_deliveries.generation + 1
-			RETURNING generation`, id, eventID, accountID, typ).Scan(ctx, &gen); err != nil {
-			return fmt.Errorf("record delivery: %w", err)
-		}
-		params = append(params, river.InsertManyParams{Args: DeliverArgs{EndpointID: id, EventID: eventID, Manual: manual, Generation: gen}})
-	}
-	if _, err := r.Jobs.InsertManyTx(ctx, tx.River, params); err != nil {
-		return fmt.Errorf("enqueue deliveries: %w", err)
+	if _, err := tx.ExecContext(ctx, `WITH ins AS (
+			INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+			SELECT e.id, ?, ?, ?, now() FROM webhook_endpoints e
+			WHERE e.account_id = ? AND e.status = 'enabled' AND e.deleted_at IS NULL AND ? = ANY(e.events)
+			RETURNING 1)
+		SELECT pg_notify('`+notifyChannel+`', '') FROM ins`, ev.ID, ev.AccountID, ev.Type, ev.AccountID, ev.Type); err != nil {
+		return fmt.Errorf("record deliveries: %w", err)
 	}
 	return nil
 }
 
-// WebhookWorker delivers one event to one endpoint per job.
+// dispatch (re)sets delivery records to pending, due now, in one
+// statement that wakes the dispatchers when tx commits; manual records are
+// delivered whatever the endpoint's status.
+func (r *Resolver) dispatch(ctx context.Context, tx db.Tx, accountID, eventID, typ string, endpointIDs []string, manual bool) error {
+	if len(endpointIDs) == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `WITH ins AS (
+			INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at, manual)
+			SELECT id, ?, ?, ?, now(), ? FROM unnest(?::text[]) AS ids(id)
+			ON CONFLICT (endpoint_id, event_id) DO UPDATE SET status = 'pending', attempts = 0, last_status_code = NULL,
+				last_error = NULL, next_attempt_at = now(), delivered_at = NULL, failed_at = NULL, claimed_until = NULL,
+				generation = webhook_deliveries.generation + 1, manual = EXCLUDED.manual
+			RETURNING 1)
+		SELECT pg_notify('`+notifyChannel+`', '') FROM ins`, eventID, accountID, typ, manual, pgArray(endpointIDs)); err != nil {
+		return fmt.Errorf("record delivery: %w", err)
+	}
+	return nil
+}
+
+// WebhookWorker completes the webhook_delivery jobs of earlier versions:
+// the dispatcher posts their records.
 type WebhookWorker struct {
 	river.WorkerDefaults[DeliverArgs]
 	R *Resolver
 }
 
-// WebhookJobTimeout bounds one delivery job: the 10 s request
-// (webhooks.Timeout) and the bookkeeping around it. It is also how long a
-// run's claim on its record lasts: River cancels the run by then, and
-// rescues a job abandoned by a dead process only after
-// jobs.RescueStuckJobsAfter, when the claim has expired.
+// WebhookJobTimeout bounds one delivery attempt with its bookkeeping: the
+// 10 s request (webhooks.Timeout) and 5 s more. It is how long a
+// dispatcher's claim on a record lasts; a record claimed by a process that
+// died is posted again once the claim has expired.
 const WebhookJobTimeout = webhooks.Timeout + 5*time.Second
 
 // Timeout leaves room for the 10 s request and the bookkeeping.
 func (w *WebhookWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return WebhookJobTimeout }
 
-// Work makes one attempt and records it; a failure that may be retried
-// snoozes the job until the next attempt of the schedule.
-func (w *WebhookWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
-	r := w.R
-	a := job.Args
-	var (
-		ep db.WebhookEndpoint
-		d  db.WebhookDelivery
-		ev db.Event
-	)
-	// One round trip claims the record (still pending in this job's
-	// generation, its endpoint deliverable, no other run's claim in force)
-	// and reads it with its endpoint and its event. A run of the job
-	// after the record was delivered, failed or redispatched sends nothing;
-	// two runs at once (a job rescued from a stalled process, a duplicate
-	// job) send once.
-	var claim time.Time
-	err := r.DB.Pool.QueryRow(ctx, claimDeliveryQuery, a.EndpointID, a.EventID, a.Generation, a.Manual, WebhookJobTimeout.Seconds()).Scan(
-		&claim, &d.Status, &d.Attempts, &d.Generation,
-		&ep.ID, &ep.URL, &ep.Status, &ep.SecretCiphertext, &ep.DeletedAt,
-		&ev.ID, &ev.Type, &ev.ListingID, &ev.OrderID, &ev.Data, &ev.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		// Delivered, failed, canceled, redispatched, or waiting for the
-		// endpoint to be enabled: nothing to do. Claimed by another run:
-		// come back when its claim ends, in case that run dies.
-		var left float64
-		err := r.DB.Pool.QueryRow(ctx, claimLeftQuery, a.EndpointID, a.EventID, a.Generation).Scan(&left)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return river.JobSnooze(time.Duration(left*float64(time.Second)) + time.Second)
-	}
-	if err != nil {
-		return err
-	}
-	d.EndpointID, d.EventID = a.EndpointID, a.EventID
-	recorded := false
-	defer func() {
-		if !recorded {
-			r.releaseDeliveryClaim(ctx, &d, claim)
-		}
-	}()
-	secret, err := r.Secrets.Open(ep.SecretCiphertext)
-	if err != nil {
-		return fmt.Errorf("open endpoint secret: %w", err)
-	}
-	body := eventBody(&ev)
-	at := webhooks.Deliver(ctx, r.WebhookHTTP, ep.URL, secret, ev.ID, body, r.Now())
-	err = r.recordAttempt(ctx, &ep, &d, at)
-	var snooze *river.JobSnoozeError
-	recorded = err == nil || errors.As(err, &snooze)
-	return err
-}
+// Work does nothing: the record is the dispatcher's.
+func (w *WebhookWorker) Work(context.Context, *river.Job[DeliverArgs]) error { return nil }
 
 // releaseDeliveryClaim ends this run's claim on a record when the run ends
 // without recording an attempt (its context canceled as the process stops,
@@ -171,28 +113,6 @@ func (r *Resolver) releaseDeliveryClaim(ctx context.Context, d *db.WebhookDelive
 	}
 }
 
-// claimDeliveryQuery: $1 endpoint, $2 event, $3 generation, $4 manual,
-// $5 the claim's length in seconds.
-const claimDeliveryQuery = `
-WITH d AS (
-  UPDATE webhook_deliveries SET claimed_until = now() + make_interval(secs => $5)
-  WHERE endpoint_id = $1 AND event_id = $2 AND status = 'pending' AND generation = $3
-    AND (claimed_until IS NULL OR claimed_until <= now())
-    AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = $1 AND e.deleted_at IS NULL AND (e.status = 'enabled' OR $4))
-  RETURNING claimed_until, status, attempts, generation, endpoint_id, event_id)
-SELECT d.claimed_until, d.status, d.attempts, d.generation,
-       e.id, e.url, e.status, e.secret_ciphertext, e.deleted_at,
-       v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at
-FROM d
-JOIN webhook_endpoints e ON e.id = d.endpoint_id
-JOIN events v ON v.id = d.event_id`
-
-// claimLeftQuery: the seconds left of another run's claim on a record that
-// is still pending in the job's generation.
-const claimLeftQuery = `
-SELECT EXTRACT(EPOCH FROM claimed_until - now())::float8 FROM webhook_deliveries
-WHERE endpoint_id = $1 AND event_id = $2 AND status = 'pending' AND generation = $3 AND claimed_until > now()`
-
 // eventBody is the webhook body: the event as GET /v1/events shows it.
 func eventBody(ev *db.Event) []byte {
 	b, _ := json.Marshal(toEventModel(ev))
@@ -202,59 +122,6 @@ func eventBody(ev *db.Event) []byte {
 func toEventModel(ev *db.Event) *model.Event {
 	return &model.Event{ID: ev.ID, Object: "event", Type: model.EventType(ev.Type), CreatedAt: ev.CreatedAt.UTC(),
 		ListingID: ev.ListingID, OrderID: ev.OrderID, Data: ev.Data}
-}
-
-// recordAttempt writes an attempt's outcome: delivered (the endpoint's
-// failure count resets), a retry scheduled (the job snoozes), or failed for
-// good (the endpoint's consecutive failures grow; the third disables it).
-func (r *Resolver) recordAttempt(ctx context.Context, ep *db.WebhookEndpoint, d *db.WebhookDelivery, at webhooks.Attempt) error {
-	var code *int
-	if at.StatusCode != 0 {
-		c := at.StatusCode
-		code = &c
-	}
-	now := r.Now().UTC()
-	var snooze time.Duration
-	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		if at.Success() {
-			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
-				last_status_code = ?, last_error = NULL, next_attempt_at = NULL, delivered_at = ?, claimed_until = NULL
-				WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, now, d.EndpointID, d.EventID, d.Generation); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, "UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0", ep.ID)
-			return err
-		}
-		errText := at.ErrorText()
-		if delay, ok := webhooks.NextDelay(r.RetrySchedule, d.Attempts+1, at); ok {
-			snooze = delay
-			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = ?,
-				last_error = ?, next_attempt_at = ?, claimed_until = NULL WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`,
-				code, errText, now.Add(delay), d.EndpointID, d.EventID, d.Generation)
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1,
-			last_status_code = ?, last_error = ?, next_attempt_at = NULL, failed_at = ?, claimed_until = NULL
-			WHERE endpoint_id = ? AND event_id = ? AND status = 'pending' AND generation = ?`, code, errText, now, d.EndpointID, d.EventID, d.Generation)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil // redispatched meanwhile: this attempt no longer counts
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1,
-			status = CASE WHEN consecutive_failures + 1 >= 3 THEN 'disabled' ELSE status END,
-			disabled_reason = CASE WHEN consecutive_failures + 1 >= 3 AND status = 'enabled' THEN 'consecutive_failures' ELSE disabled_reason END,
-			updated_at = now() WHERE id = ?`, ep.ID)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if snooze > 0 {
-		return river.JobSnooze(snooze)
-	}
-	return nil
 }
 
 // validateWebhookURL: https (http only when private targets are allowed),
@@ -468,19 +335,10 @@ func (r *Resolver) UpdateWebhook(ctx context.Context, id string, in model.Update
 		if err != nil || in.Status == nil || *in.Status != "enabled" || e.Status == "enabled" {
 			return err
 		}
-		// Re-enabled: deliveries that waited for it go out again.
-		var pending []db.WebhookDelivery
-		if err := tx.NewSelect().Model(&pending).Column("event_id", "generation").Where("endpoint_id = ?", e.ID).
-			Where("status = 'pending'").Scan(ctx); err != nil {
-			return err
-		}
-		params := make([]river.InsertManyParams, len(pending))
-		for i, d := range pending {
-			params[i] = river.InsertManyParams{Args: DeliverArgs{EndpointID: e.ID, EventID: d.EventID, Generation: d.Generation}}
-		}
-		if len(params) > 0 {
-			_, err = r.Jobs.InsertManyTx(ctx, tx.River, params)
-		}
+		// Re-enabled: deliveries that waited for it go out now.
+		_, err = tx.ExecContext(ctx, `WITH due AS (
+				UPDATE webhook_deliveries SET next_attempt_at = now() WHERE endpoint_id = ? AND status = 'pending' RETURNING 1)
+			SELECT pg_notify('`+notifyChannel+`', '') FROM due`, e.ID)
 		return err
 	})
 	if err != nil {
@@ -566,6 +424,7 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 		return nil, err
 	}
 	var d db.WebhookDelivery
+	fresh := new(db.WebhookDelivery)
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if _, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true); err != nil {
 			return err
@@ -577,13 +436,14 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 			}
 			return err
 		}
-		return r.dispatch(ctx, tx, d.AccountID, d.EventID, d.Type, []string{id}, true)
+		if err := r.dispatch(ctx, tx, d.AccountID, d.EventID, d.Type, []string{id}, true); err != nil {
+			return err
+		}
+		// The record as dispatched, read before the commit: once committed,
+		// a dispatcher may post it within milliseconds.
+		return tx.NewSelect().Model(fresh).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx)
 	})
 	if err != nil {
-		return nil, err
-	}
-	fresh := new(db.WebhookDelivery)
-	if err := r.DB.NewSelect().Model(fresh).Where("endpoint_id = ?", id).Where("event_id = ?", eventID).Scan(ctx); err != nil {
 		return nil, err
 	}
 	return toDeliveryModel(fresh), nil
@@ -635,7 +495,7 @@ func (r *Resolver) RedeliverOrder(ctx context.Context, orderID string) (*model.R
 	if err := r.limit(ctx, "order_redelivery", "order:"+orderID, "Too many redeliveries of this order."); err != nil {
 		return nil, err
 	}
-	if err := r.limit(ctx, "order_redelivery_key", "key:"+p.KeyID, "Too many redeliveries with this key."); err != nil {
+	if err := r.limit(ctx, "order_redelivery_key", p.Subject(), "Too many redeliveries with this key."); err != nil {
 		return nil, err
 	}
 	out := &model.Redelivery{Object: "redelivery", OrderID: orderID}

@@ -99,7 +99,7 @@ func (kc *keyCheck) confirm(ctx context.Context, res *resolvers.Resolver) error 
 // runs.
 func (a *API) ConfirmKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if kc := pendingKey(r.Context()); kc != nil {
+		if kc := pendingKey(r.Context()); kc != nil && !chargeSettles(r.Context()) {
 			if err := kc.confirm(r.Context(), a.Resolver); err != nil {
 				a.Problems.Write(w, r, err)
 				return

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -18,9 +19,18 @@ import (
 // response carries RateLimit-Limit, -Remaining and -Reset; a refusal is 429
 // rate_limited with Retry-After. When Redis fails the request is allowed
 // (fail open) and the error logged and counted.
+//
+// An authenticated GET (a read: no route of the table changes anything on
+// GET) is not kept waiting for Redis: its handler runs while the check is
+// in flight, into a buffer, and the buffer is sent only once the check has
+// allowed the request (and confirmed the key); a refusal discards it.
 func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, authed := resolvers.PrincipalFrom(r.Context()); authed && r.Method == http.MethodGet {
+				a.overlapped(w, r, group, next)
+				return
+			}
 			res, err := a.Charge(r.Context(), group, Subject(r.Context()))
 			if res != nil {
 				setLimitHeaders(w, res)
@@ -34,6 +44,70 @@ func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 	}
 }
 
+// overlapped runs the check of group and the handler at once (RateLimit).
+func (a *API) overlapped(w http.ResponseWriter, r *http.Request, group string, next http.Handler) {
+	type charged struct {
+		res *ratelimit.Result
+		err error
+	}
+	ctx := r.Context()
+	done := make(chan charged, 1)
+	go func() {
+		res, err := a.Charge(ctx, group, Subject(ctx))
+		done <- charged{res, err}
+	}()
+	buf := &bufferedResponse{header: http.Header{}}
+	next.ServeHTTP(buf, r.WithContext(context.WithValue(ctx, chargeSettlesKey{}, true)))
+	c := <-done
+	if c.res != nil {
+		setLimitHeaders(w, c.res)
+	}
+	if c.err != nil {
+		a.Problems.Write(w, r, c.err)
+		return
+	}
+	h := w.Header()
+	for k, v := range buf.header {
+		h[k] = v
+	}
+	if buf.status == 0 {
+		buf.status = http.StatusOK
+	}
+	w.WriteHeader(buf.status)
+	_, _ = w.Write(buf.body.Bytes())
+}
+
+// chargeSettlesKey marks a request whose key the overlapping charge
+// confirms (ConfirmKey leaves it to the charge).
+type chargeSettlesKey struct{}
+
+func chargeSettles(ctx context.Context) bool {
+	v, _ := ctx.Value(chargeSettlesKey{}).(bool)
+	return v
+}
+
+// bufferedResponse holds a handler's response until its check allows it.
+type bufferedResponse struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedResponse) Header() http.Header { return b.header }
+
+func (b *bufferedResponse) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *bufferedResponse) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
 // setLimitHeaders sends the RateLimit-* headers of res.
 func setLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
 	h := w.Header()
@@ -43,10 +117,11 @@ func setLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
 }
 
 // Subject is the rate-limit subject of ctx's caller: "key:<key id>" when a
-// key authenticated the request, else "ip:<client ip>".
+// key authenticated the request, "session:<session id>" when a console
+// session did, else "ip:<client ip>".
 func Subject(ctx context.Context) string {
 	if p, ok := resolvers.PrincipalFrom(ctx); ok {
-		return "key:" + p.KeyID
+		return p.Subject()
 	}
 	return IPSubject(ctx)
 }

@@ -138,6 +138,8 @@ var GraphQLOnly = []Field{
 		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
+	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
+	{GraphQL: "Mutation.signOut", Group: "default", Note: "the console's sign-out (clears the session cookie)"},
 }
 
 // nodeGroup is the group of the resource an id names, by its prefix.

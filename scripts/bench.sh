@@ -102,6 +102,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 log "starting the service on $base"
+started=$(date +%s%N)
 # The webhooks scenario posts to a receiver on loopback (ALLOW_PRIVATE_TARGETS)
 # and retries its failing receiver's attempts within a second.
 LISTEN_ADDR="127.0.0.1:$port" BASE_URL="$base" RATE_LIMIT_SCALE=1000000 \
@@ -121,11 +122,12 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' "$base/readyz" 2>/dev/null)" =
     tail -n 20 "$service_log" >&2 || true
     die "the service was not ready within ${READY_TIMEOUT}s"
   fi
-  sleep 0.1
+  sleep 0.005
 done
+cold_ms=$((($(date +%s%N) - started) / 1000000))
 
 status=0
-bin/bench -url "$base" -key "$key" -pid "$pid" \
+bin/bench -url "$base" -key "$key" -pid "$pid" -cold-start "${cold_ms}ms" \
   -database-url "$DATABASE_URL" -redis-url "$REDIS_URL" \
   -duration "$(as_duration "${BENCH_DURATION:-10s}")" -warmup "$(as_duration "${BENCH_WARMUP:-2s}")" \
   "$@" || status=$?

@@ -42,12 +42,16 @@ if [ -z "${BASE_URL:-}" ] && [ -n "${LISTEN_ADDR:-}" ]; then
 fi
 base="${BASE_URL:-http://localhost:8080}"
 base="${base%/}"
+console="${CONSOLE_URL:-$base/console}"
+console="${console%/}/"
 export ALLOW_PRIVATE_TARGETS="${ALLOW_PRIVATE_TARGETS:-true}"
 
 cat <<BANNER
 
   commerce (development)
+    Console       $console
     API           $base/v1
+    API reference $base/docs/api
     GraphQL       $base/graphql
     Sandbox mail  $base/sandbox/mail
 

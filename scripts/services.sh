@@ -12,7 +12,8 @@
 #
 # A DATABASE_URL or REDIS_URL already set in the environment is used as it is and
 # the matching service is not started. Missing software is installed with apt
-# (redis-server; postgresql-15 when its binaries are absent). PostgreSQL refuses
+# (redis-server; postgresql-15 when its binaries are absent; for `test`, Debian's
+# chromium for the console's browser tests). PostgreSQL refuses
 # to run as root, so as root its programs run as the postgres user. Progress and
 # errors go to stderr; stdout carries only the two lines of `dev`.
 set -euo pipefail
@@ -343,12 +344,23 @@ start_test_redis() {
   die "Redis did not start"
 }
 
+# ensure_browser: Debian's chromium for the console's browser tests
+# (console/browser_test.go drives it with Playwright; Playwright downloads no
+# browser of its own). Node and npm are not installed here: the test names
+# them when they are missing.
+ensure_browser() {
+  if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+    apt_install chromium
+  fi
+}
+
 cmd_test() {
   if [ "${1:-}" = "--" ]; then
     shift
   fi
   [ $# -gt 0 ] || die "usage: services.sh test -- CMD [ARGS…]"
   ensure_installed
+  ensure_browser
 
   trap cleanup_test EXIT
   trap 'exit 130' INT

@@ -40,6 +40,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
+	srv.AddTransport(inProcess{})       // MCP tools (mcp.go)
 	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)

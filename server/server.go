@@ -24,6 +24,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"commerce/config"
+	"commerce/console"
 	"commerce/db"
 	"commerce/jobs"
 	"commerce/mail"
@@ -61,9 +62,13 @@ type Server struct {
 	Jobs     *jobs.Client
 	Resolver *resolvers.Resolver
 	Registry *prometheus.Registry
+	// Webhooks delivers the webhook records when the process works.
+	Webhooks *resolvers.WebhookDispatcher
 
 	work    bool
 	handler http.Handler
+	// gql is the /graphql handler, which MCP tools execute through (mcp.go).
+	gql http.Handler
 	// stopBackground ends the goroutines New started; background waits for them.
 	stopBackground context.CancelFunc
 	background     sync.WaitGroup
@@ -109,7 +114,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return fail(err)
 	}
 	hookClient, err := netguard.NewClient(netguard.Options{AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile,
-		Timeout: 10 * time.Second, FollowRedirects: false, UserAgent: "commerce-webhooks/1"})
+		Timeout: 10 * time.Second, FollowRedirects: false, UserAgent: "commerce-webhooks/1",
+		// One keep-alive pool: every attempt under way to a host can reuse a connection.
+		IdlePerHost: 2 * resolvers.DispatchPerEndpoint})
 	if err != nil {
 		return fail(err)
 	}
@@ -152,6 +159,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Jobs:     jc,
 		Resolver: res,
 		Registry: reg,
+		Webhooks: &resolvers.WebhookDispatcher{R: res},
 		work:     opts.Work,
 	}
 	s.handler = s.routes()
@@ -213,6 +221,7 @@ func (s *Server) Start(ctx context.Context) error {
 	if err := s.Jobs.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
+	s.Webhooks.Start(ctx)
 	return nil
 }
 
@@ -220,6 +229,7 @@ func (s *Server) Start(ctx context.Context) error {
 // closes the connections.
 func (s *Server) Close(ctx context.Context) {
 	if s.work {
+		s.Webhooks.Stop(ctx)
 		if err := s.Jobs.Stop(ctx); err != nil {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
@@ -266,14 +276,31 @@ func (s *Server) routes() http.Handler {
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
 	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
+	// An API key, or else the console's session cookie (sessions.go).
+	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
+	s.gql = gql
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
-	r.Get("/graphql", graphQLGet(gql, ps, s.Config.BaseURL, s.Config.ConsoleURL))
+	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
 	// The body limit comes first: nothing reads more than 1 MiB of JSON.
-	r.With(graphQLBodyLimit(ps), api.Authenticate(false), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+
+	// MCP (mcp.go) and the documents for agents (agents.go).
+	r.Method(http.MethodPost, "/mcp", s.mcpHandler(api, ps))
+	r.Get("/llms.txt", s.llmsTxt)
+	r.Get("/graphql/schema.graphql", graphQLSchema)
 
 	api.Routes(r)
-	(&pages.Site{Resolver: s.Resolver, Log: s.Log}).Routes(r)
+	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}
+	site.Routes(r)
+	site.FrontRoutes(r)
+	// The developer console (console.go), the front door and the API reference.
+	mountConsole(r, consolePath(s.Config.ConsoleURL), console.Files, r.NotFoundHandler())
+	r.Get(apidocsPath, apiReference().ServeHTTP)
+	r.Head(apidocsPath, apiReference().ServeHTTP)
+	docFiles := apiReferenceAssets(r.NotFoundHandler())
+	r.Get(apidocsAssets+"*", docFiles.ServeHTTP)
+	r.Head(apidocsAssets+"*", docFiles.ServeHTTP)
 	return r
 }
 

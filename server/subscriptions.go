@@ -89,10 +89,14 @@ func websocketTransport(res *resolvers.Resolver, log *slog.Logger) transport.Web
 	}
 }
 
-// authenticateInit checks the key of a connection_init payload.
+// authenticateInit checks the key of a connection_init payload; without
+// one, the console session cookie of the upgrade request (sessions.go).
 func authenticateInit(ctx context.Context, res *resolvers.Resolver, payload transport.InitPayload) (resolvers.Principal, error) {
 	h := payload.Authorization()
 	if h == "" {
+		if p, ok, err := sessionFromUpgrade(ctx); ok {
+			return p, err
+		}
 		return resolvers.Principal{}, problem.New(problem.AuthenticationError, `Send your API key in connection_init: {"authorization": "Bearer svc_…"}.`)
 	}
 	scheme, key, ok := strings.Cut(h, " ")

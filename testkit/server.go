@@ -61,8 +61,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, fn := range opts {
 		fn(&o)
 	}
+	// h is set once the service is built; ready's close publishes it to the
+	// server's goroutines (a client in another process, such as the browser
+	// tests' Chromium, gives the race detector no other ordering).
 	var h http.Handler
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	ready := make(chan struct{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-ready; h.ServeHTTP(w, r) }))
 	t.Cleanup(hs.Close)
 	cfg := Config(t)
 	cfg.BaseURL = hs.URL
@@ -83,6 +87,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		srv.Close(context.Background())
 	})
 	h = srv.Handler()
+	close(ready)
 	return &Env{T: t, Server: srv, HTTP: hs, URL: hs.URL}
 }
 

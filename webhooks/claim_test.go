@@ -2,109 +2,107 @@ package webhooks_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/riverqueue/river"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"commerce/resolvers"
 	"commerce/testkit"
 )
 
-// Runs of one delivery job at once (a job rescued from a stalled process
-// and the run it was rescued from, a duplicate job) post the event once; a
-// run after the record was delivered posts nothing; a record claimed by a
-// run that died is taken over once the claim ends; a run canceled
-// mid-request releases its claim.
-func TestDeliveryJobTwicePostsOnce(t *testing.T) {
-	t.Parallel()
-	env := testkit.New(t, fastRetries) // no workers: the test runs the jobs
+// Rounds of the dispatcher at once (processes sharing the database) post
+// each record once; a record already delivered is not posted again; a
+// record claimed by a round under way is left alone until the claim ends
+// (its process died); one round makes two statements, the claim and the
+// outcomes, whatever the number of records it delivers.
+//
+// Not parallel, and the records are due in an hour: the rounds are the
+// test's own, no other service's dispatcher takes them.
+func TestDispatchRoundsPostOnce(t *testing.T) {
+	env := testkit.New(t, fastRetries) // no workers: the test runs the rounds
 	acc, slug := seller(t, env)
 	rc := newReceiver(t, always(200))
-	// Subscribed to an event the test never causes: no job is enqueued for
-	// it (other tests' workers share the database), the test writes the
-	// records and runs the jobs itself.
+	// Subscribed to an event the test never causes: the test writes the
+	// records itself.
 	id, _ := createEndpoint(t, env, acc.Key, rc.URL, "order.disputed")
-	w := &resolvers.WebhookWorker{R: env.Server.Resolver}
+	r := env.Server.Resolver
 	ctx := context.Background()
 	pool := env.Server.DB.Pool
+	asOf := time.Now().Add(2 * time.Hour)
 
-	job := func(order string) *river.Job[resolvers.DeliverArgs] {
-		a := resolvers.DeliverArgs{EndpointID: id, Generation: 1}
+	record := func() string {
+		order := paidOrder(t, env, slug)
+		var ev string
 		require.NoError(t, pool.QueryRow(ctx, `INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
-			SELECT $1, v.id, v.account_id, v.type, now() FROM events v WHERE v.order_id = $2 AND v.type = 'order.paid'
-			RETURNING event_id`, id, order).Scan(&a.EventID))
-		return &river.Job[resolvers.DeliverArgs]{Args: a}
+			SELECT $1, v.id, v.account_id, v.type, now() + interval '1 hour' FROM events v WHERE v.order_id = $2 AND v.type = 'order.paid'
+			RETURNING event_id`, id, order).Scan(&ev))
+		return ev
+	}
+	state := func(ev string) (status string, attempts int, claim *time.Time) {
+		require.NoError(t, pool.QueryRow(ctx, `SELECT status, attempts, claimed_until FROM webhook_deliveries
+			WHERE endpoint_id = $1 AND event_id = $2`, id, ev).Scan(&status, &attempts, &claim))
+		return
 	}
 
-	j := job(paidOrder(t, env, slug))
+	// Eight rounds at once over five records.
+	var evs []string
+	for range 5 {
+		evs = append(evs, record())
+	}
 	var wg sync.WaitGroup
-	errs := make([]error, 8)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = w.Work(ctx, j)
-		}()
+	for range 8 {
+		wg.Go(func() {
+			_, err := r.DeliverDue(ctx, asOf, 100)
+			assert.NoError(t, err)
+		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		var snooze *river.JobSnoozeError
-		require.True(t, err == nil || errors.As(err, &snooze), "%v", err)
+	require.Len(t, rc.deliveries(), 5)
+	for _, ev := range evs {
+		status, attempts, claim := state(ev)
+		require.Equal(t, "delivered", status)
+		require.Equal(t, 1, attempts)
+		require.Nil(t, claim)
 	}
-	require.Len(t, rc.deliveries(), 1)
-	var status string
-	var attempts int
-	var claim *time.Time
-	require.NoError(t, pool.QueryRow(ctx, `SELECT status, attempts, claimed_until FROM webhook_deliveries
-		WHERE endpoint_id = $1 AND event_id = $2`, id, j.Args.EventID).Scan(&status, &attempts, &claim))
-	require.Equal(t, "delivered", status)
-	require.Equal(t, 1, attempts)
-	require.Nil(t, claim)
 
-	// A rescued run after the delivery: nothing is posted.
-	require.NoError(t, w.Work(ctx, j))
-	require.Len(t, rc.deliveries(), 1)
-
-	// A claim in force: the run posts nothing and comes back when it ends.
-	j2 := job(paidOrder(t, env, slug))
-	_, err := pool.Exec(ctx, `UPDATE webhook_deliveries SET claimed_until = now() + interval '15 seconds'
-		WHERE endpoint_id = $1 AND event_id = $2`, id, j2.Args.EventID)
+	// A round after the delivery posts nothing.
+	_, err := r.DeliverDue(ctx, asOf, 100)
 	require.NoError(t, err)
-	var snooze *river.JobSnoozeError
-	require.ErrorAs(t, w.Work(ctx, j2), &snooze)
-	require.Greater(t, snooze.Duration, 10*time.Second)
-	require.Len(t, rc.deliveries(), 1)
+	require.Len(t, rc.deliveries(), 5)
 
-	// The claiming run died: once its claim has ended, a run delivers.
+	// A claim in force: nothing posted; once it has ended, posted.
+	ev := record()
+	_, err = pool.Exec(ctx, `UPDATE webhook_deliveries SET claimed_until = now() + interval '15 seconds'
+		WHERE endpoint_id = $1 AND event_id = $2`, id, ev)
+	require.NoError(t, err)
+	_, err = r.DeliverDue(ctx, asOf, 100)
+	require.NoError(t, err)
+	require.Len(t, rc.deliveries(), 5)
 	_, err = pool.Exec(ctx, `UPDATE webhook_deliveries SET claimed_until = now() - interval '1 second'
-		WHERE endpoint_id = $1 AND event_id = $2`, id, j2.Args.EventID)
+		WHERE endpoint_id = $1 AND event_id = $2`, id, ev)
 	require.NoError(t, err)
-	require.NoError(t, w.Work(ctx, j2))
-	require.Len(t, rc.deliveries(), 2)
+	_, err = r.DeliverDue(ctx, asOf, 100)
+	require.NoError(t, err)
+	require.Len(t, rc.deliveries(), 6)
+	status, _, _ := state(ev)
+	require.Equal(t, "delivered", status)
 
-	// A run canceled mid-request (its process stopping) releases its claim.
-	rc.mu.Lock()
-	rc.block = make(chan struct{})
-	rc.mu.Unlock()
-	j3 := job(paidOrder(t, env, slug))
-	cctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- w.Work(cctx, j3) }()
-	require.Eventually(t, func() bool { return len(rc.deliveries()) == 3 }, 10*time.Second, 10*time.Millisecond)
-	cancel()
-	require.Error(t, <-done)
-	rc.mu.Lock()
-	close(rc.block)
-	rc.block = nil
-	rc.mu.Unlock()
-	require.NoError(t, pool.QueryRow(ctx, `SELECT status, claimed_until FROM webhook_deliveries
-		WHERE endpoint_id = $1 AND event_id = $2`, id, j3.Args.EventID).Scan(&status, &claim))
-	require.Equal(t, "pending", status)
-	require.Nil(t, claim)
-	require.NoError(t, w.Work(ctx, j3))
-	require.Len(t, rc.deliveries(), 4)
+	// Statements per round: the claim and the outcomes, for 1 record as
+	// for 4 (the regression guard of issue 15).
+	sent := 6
+	for _, k := range []int{1, 4} {
+		for range k {
+			record()
+		}
+		time.Sleep(50 * time.Millisecond) // let the key's last-used write settle
+		before := env.Server.DB.Queries()
+		n, err := r.DeliverDue(ctx, asOf, 100)
+		require.NoError(t, err)
+		require.Equal(t, int64(2), env.Server.DB.Queries()-before, "statements of a round delivering %d", k)
+		require.GreaterOrEqual(t, n, k) // and what earlier tests left pending, if any
+		sent += k
+		require.Len(t, rc.deliveries(), sent)
+	}
 }

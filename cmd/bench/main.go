@@ -41,7 +41,8 @@ type config struct {
 	duration    time.Duration // measured time per scenario
 	warmup      time.Duration // unrecorded time before it
 	concurrency int
-	only        []string // scenario names to run; empty: all
+	only        []string      // scenario names to run; empty: all
+	coldStart   time.Duration // the service's cold start, measured by scripts/bench.sh (0: not reported)
 }
 
 func main() {
@@ -74,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "measured time per scenario")
 	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unrecorded warm-up before each scenario")
 	fs.IntVar(&cfg.concurrency, "concurrency", 32, "concurrent workers (closed loop)")
+	fs.DurationVar(&cfg.coldStart, "cold-start", 0, "the service's cold start (exec to the first 200 of /readyz), for the startup scenario")
 	fs.StringVar(&only, "only", "", "comma-separated scenarios to run (default all: "+strings.Join(scenarioNames(), ",")+")")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -30,6 +31,8 @@ func setupRatelimit(ctx context.Context, e *env) (opFactory, func(), error) {
 	opts.MaxRetries = 1
 	opts.PoolSize = max(64, e.cfg.concurrency)
 	rdb := redis.NewClient(opts)
+	e.ratelimit = &ratelimitRun{}
+	rdb.AddHook(e.ratelimit)
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		_ = rdb.Close()
 		return nil, nil, fmt.Errorf("connect to Redis: %w", err)
@@ -41,6 +44,7 @@ func setupRatelimit(ctx context.Context, e *env) (opFactory, func(), error) {
 		var n uint64
 		return func(ctx context.Context) error {
 			n++
+			e.ratelimit.checks.Add(1)
 			res, err := lim.Allow(ctx, "default", subject+strconv.FormatUint(n, 36))
 			if err != nil {
 				return err
@@ -52,4 +56,41 @@ func setupRatelimit(ctx context.Context, e *env) (opFactory, func(), error) {
 		}
 	}
 	return newOp, func() { _ = rdb.Close() }, nil
+}
+
+// ratelimitRun counts the limiter's checks and its round trips to Redis
+// (a go-redis hook: a command or a pipeline is one round trip).
+type ratelimitRun struct {
+	checks, roundTrips atomic.Int64
+}
+
+func (c *ratelimitRun) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (c *ratelimitRun) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.roundTrips.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *ratelimitRun) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.roundTrips.Add(1)
+		return next(ctx, cmds)
+	}
+}
+
+// checkRatelimit: one Redis round trip per check (the script loaded, the
+// EVALSHA answered; a NOSCRIPT retry would show as more).
+func checkRatelimit(_ context.Context, e *env, _ *result) verdict {
+	v := verdict{name: "round trips per check"}
+	run := e.ratelimit
+	if run == nil || run.checks.Load() == 0 {
+		v.state, v.detail = "SKIP", "no checks counted"
+		return v
+	}
+	per := float64(run.roundTrips.Load()) / float64(run.checks.Load())
+	v.state = passFail(per <= 1.01)
+	v.detail = fmt.Sprintf("%.3f (%d round trips for %d checks), want 1", per, run.roundTrips.Load(), run.checks.Load())
+	return v
 }

@@ -37,6 +37,10 @@ const (
 	// webhookFailRate is the share of attempts the receiver fails in the
 	// failure phase.
 	webhookFailRate = 0.20
+	// webhookLiveRate and webhookMaxP99 are the live phase's targets:
+	// deliveries per second, and the latency that shows no backlog.
+	webhookLiveRate = 1000
+	webhookMaxP99   = 100 * time.Millisecond
 	// webhookWait bounds the wait for a phase's deliveries.
 	webhookWait = 60 * time.Second
 )
@@ -363,12 +367,43 @@ func runWebhooks(ctx context.Context, e *env, r *result) (loadStats, error) {
 			lastAt = h.first
 		}
 	}
+	// Backlog: the latencies of the last tenth of the payments against the
+	// first tenth's (a growing backlog makes the last ones wait longest).
+	var payTimes []time.Time
+	for _, at := range live.paid {
+		payTimes = append(payTimes, at)
+	}
+	slices.SortFunc(payTimes, func(a, b time.Time) int { return a.Compare(b) })
+	var early, late []time.Duration
+	if n := len(payTimes); n >= 10 {
+		firstCut, lastCut := payTimes[n/10], payTimes[n-n/10-1]
+		for _, h := range hits {
+			paidAt, ok := live.paid[h.order]
+			if !ok || h.ok == 0 {
+				continue
+			}
+			lat := max(h.first.Sub(paidAt), 0)
+			switch {
+			case paidAt.Before(firstCut):
+				early = append(early, lat)
+			case paidAt.After(lastCut):
+				late = append(late, lat)
+			}
+		}
+	}
+	slices.Sort(early)
+	slices.Sort(late)
 	slices.Sort(stats.latencies)
 	liveRate := float64(len(stats.latencies)) / lastAt.Sub(firstAt).Seconds()
 	orderRate := float64(len(live.paid)) / live.elapsed.Seconds()
 	r.checks = append(r.checks,
 		info("live phase", "%d orders paid in %v (%.0f orders/s, %d buyers), %d deliveries at %.0f deliveries/s (first to last delivery), %d before the payment's response",
-			len(live.paid), live.elapsed.Round(time.Millisecond), orderRate, r.workers, len(stats.latencies), liveRate, negative))
+			len(live.paid), live.elapsed.Round(time.Millisecond), orderRate, r.workers, len(stats.latencies), liveRate, negative),
+		verdict{name: "live rate", state: passFail(liveRate >= webhookLiveRate),
+			detail: fmt.Sprintf("%.0f deliveries/s, want >= %d (the purchases made %.0f orders/s × 2 endpoints)", liveRate, webhookLiveRate, orderRate)},
+		verdict{name: "no growing backlog", state: passFail(len(late) > 0 && percentile(late, 0.99) <= webhookMaxP99),
+			detail: fmt.Sprintf("the last tenth of the payments: p50 %s ms, p99 %s ms (the first tenth: p50 %s ms, p99 %s ms), want p99 <= %s ms",
+				ms(percentile(late, 0.5)), ms(percentile(late, 0.99)), ms(percentile(early, 0.5)), ms(percentile(early, 0.99)), ms(webhookMaxP99))})
 
 	// Held: the receiver holds every request, so that the service's jobs
 	// pile up in River, then answers them all: the drain rate.

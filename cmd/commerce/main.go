@@ -5,6 +5,7 @@
 //	commerce worker                job workers only
 //	commerce migrate up|down|status
 //	commerce accounts create --email E [--plan P] [--reuse]
+//	commerce mcp                   the MCP server over stdio (key in COMMERCE_API_KEY)
 package main
 
 import (
@@ -26,6 +27,8 @@ import (
 	"commerce/db"
 	"commerce/problem"
 	"commerce/server"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // drainTimeout caps how long shutdown waits for requests and jobs.
@@ -38,6 +41,7 @@ const usage = `usage:
   commerce accounts create --email E [--plan free|growth|scale] [--reuse] [--key-file F]
                                     create an account and print a new API key (with
                                     --key-file, the key kept in F while it still works)
+  commerce mcp                      serve MCP over stdio for the key in COMMERCE_API_KEY
 Configuration comes from the environment (see README).`
 
 func main() {
@@ -74,6 +78,8 @@ func run(args []string, stdout io.Writer) error {
 		return migrate(ctx, cfg, args[1:], stdout)
 	case "accounts":
 		return accounts(ctx, cfg, log, args[1:], stdout)
+	case "mcp":
+		return serveMCP(ctx, cfg, log, os.Getenv("COMMERCE_API_KEY"), &mcpsdk.StdioTransport{})
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -234,4 +240,30 @@ func keptKey(ctx context.Context, srv *server.Server, file, email string) (accou
 		return "", "", false
 	}
 	return acc.ID, key, true
+}
+
+// serveMCP serves the MCP server over t (stdio) for the caller holding key,
+// until the client closes the stream or a signal. The key is checked at
+// start and again on every call (a revoked key stops working at once).
+// Logs go to stderr: stdout carries the protocol.
+func serveMCP(ctx context.Context, cfg config.Config, log *slog.Logger, key string, t mcpsdk.Transport) error {
+	if key == "" {
+		return errors.New("mcp: set COMMERCE_API_KEY to the API key (svc_…) the tools act with")
+	}
+	srv, err := server.New(ctx, cfg, log, server.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close(context.Background())
+	caller := srv.KeyCaller(key)
+	if _, err := caller(ctx, nil); err != nil {
+		if p := problem.From(err); p != nil {
+			return fmt.Errorf("mcp: COMMERCE_API_KEY: %s", p.Detail)
+		}
+		return fmt.Errorf("mcp: COMMERCE_API_KEY: %w", err)
+	}
+	if err := srv.MCP(caller).Run(ctx, t); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,362 @@
+// Every GraphQL operation of the console, typed by graphql-codegen
+// (src/gql is generated from graph/schema/*.graphqls: make generate).
+import { graphql } from './gql';
+
+export const ActionFields = graphql(`
+  fragment ActionFields on Action {
+    code
+    kind
+    priority
+    message
+    resolve { method endpoint url params }
+  }
+`);
+
+export const ViewerQuery = graphql(`
+  query Viewer {
+    viewer { id email displayName plan currency processor { status chargesEnabled testMode } }
+  }
+`);
+
+export const HomeQuery = graphql(`
+  query Home {
+    viewer {
+      id
+      displayName
+      currency
+      stats { totalRevenue totalOrders totalListings }
+      readiness { operational next actions { ...ActionFields } }
+      orders(first: 5) {
+        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }
+      }
+    }
+  }
+`);
+
+export const StartBootstrap = graphql(`
+  mutation StartBootstrap($input: BootstrapInput!) {
+    startBootstrap(input: $input) { sessionId email status expiresAt }
+  }
+`);
+
+export const VerifyBootstrap = graphql(`
+  mutation VerifyBootstrap($input: BootstrapVerifyInput!) {
+    verifyBootstrap(input: $input) { sessionId status accountId accountCreated }
+  }
+`);
+
+export const CompleteBootstrap = graphql(`
+  mutation CompleteBootstrap($input: BootstrapStoreInput!) {
+    completeBootstrap(input: $input) { id displayName slug url apiKey }
+  }
+`);
+
+export const ProcessorQuery = graphql(`
+  query Processor {
+    viewer {
+      id
+      currency
+      processor { accountId status chargesEnabled payoutsEnabled testMode }
+    }
+  }
+`);
+
+export const ConnectProcessor = graphql(`
+  mutation ConnectProcessor { connectProcessor { url expiresAt } }
+`);
+
+export const DisconnectProcessor = graphql(`
+  mutation DisconnectProcessor { disconnectProcessor { accountId affectedListings } }
+`);
+
+export const SetTestKey = graphql(`
+  mutation SetTestKey($input: UpdateAccountInput!) {
+    updateAccount(input: $input) { id processor { status chargesEnabled payoutsEnabled testMode } }
+  }
+`);
+
+export const ListingsQuery = graphql(`
+  query Listings($first: Int, $after: String, $status: ListingStatus) {
+    viewer {
+      id
+      listings(first: $first, after: $after, status: $status) {
+        edges { node { id title price currency status url updatedAt readiness { sellable } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const ListingFields = graphql(`
+  fragment ListingFields on Listing {
+    id
+    title
+    description
+    price
+    currency
+    slug
+    status
+    url
+    coverUrl
+    coverBlur
+    fulfillment
+    externalDelivery
+    utmSource
+    utmMedium
+    utmCampaign
+    publishedAt
+    updatedAt
+    deliverables { id type value file { name size contentType } }
+    checkoutSchema { key label kind required options }
+    readiness { sellable next actions { ...ActionFields } }
+  }
+`);
+
+export const ListingQuery = graphql(`
+  query Listing($id: ID!) {
+    listing(id: $id) { ...ListingFields }
+    viewer { id currency }
+  }
+`);
+
+export const CreateListing = graphql(`
+  mutation CreateListing($input: CreateListingInput!) {
+    createListing(input: $input) { ...ListingFields }
+  }
+`);
+
+export const UpdateListing = graphql(`
+  mutation UpdateListing($id: ID!, $input: UpdateListingInput!) {
+    updateListing(id: $id, input: $input) { ...ListingFields }
+  }
+`);
+
+export const PublishListing = graphql(`
+  mutation PublishListing($id: ID!) { publishListing(id: $id) { ...ListingFields } }
+`);
+
+export const DeleteListing = graphql(`
+  mutation DeleteListing($id: ID!) { deleteListing(id: $id) }
+`);
+
+export const AddDeliverable = graphql(`
+  mutation AddDeliverable($listingId: ID!, $input: DeliverableInput!) {
+    addDeliverable(listingId: $listingId, input: $input) { id type value file { name size contentType } }
+  }
+`);
+
+export const RemoveDeliverable = graphql(`
+  mutation RemoveDeliverable($listingId: ID!, $deliverableId: ID!) {
+    removeDeliverable(listingId: $listingId, deliverableId: $deliverableId)
+  }
+`);
+
+export const UploadFile = graphql(`
+  mutation UploadFile($file: Upload!, $purpose: FilePurpose!) {
+    uploadFile(file: $file, purpose: $purpose) { token filename size contentType }
+  }
+`);
+
+export const OrdersQuery = graphql(`
+  query Orders(
+    $first: Int
+    $after: String
+    $status: OrderStatus
+    $listing: ID
+    $buyerEmail: String
+    $createdAfter: Time
+    $createdBefore: Time
+  ) {
+    viewer {
+      id
+      orders(
+        first: $first
+        after: $after
+        status: $status
+        listing: $listing
+        buyerEmail: $buyerEmail
+        createdAfter: $createdAfter
+        createdBefore: $createdBefore
+      ) {
+        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const OrderFields = graphql(`
+  fragment OrderFields on Order {
+    id
+    listingId
+    listingSlug
+    customerId
+    buyerEmail
+    amount
+    currency
+    platformFee
+    netAmount
+    contentType
+    status
+    paymentStatus
+    paymentIntentId
+    checkoutData
+    listingSnapshot
+    sellerSnapshot
+    handedOffAt
+    hasDeliverables
+    deliverables { id type value file { name size contentType } }
+    disputeStatus
+    refundAmount
+    refundedAt
+    createdAt
+    paidAt
+    fulfilledAt
+    canceledAt
+    readiness { next actions { ...ActionFields } }
+  }
+`);
+
+export const OrderQuery = graphql(`
+  query Order($id: ID!) { order(id: $id) { ...OrderFields } }
+`);
+
+export const FulfillOrder = graphql(`
+  mutation FulfillOrder($id: ID!, $input: FulfillInput) {
+    fulfillOrder(id: $id, input: $input) { ...OrderFields }
+  }
+`);
+
+export const RefundOrder = graphql(`
+  mutation RefundOrder($id: ID!) { refundOrder(id: $id) { ...OrderFields } }
+`);
+
+export const RedeliverOrder = graphql(`
+  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }
+`);
+
+export const CustomersQuery = graphql(`
+  query Customers($first: Int, $after: String, $email: String) {
+    viewer {
+      id
+      customers(first: $first, after: $after, email: $email) {
+        edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const WebhooksQuery = graphql(`
+  query Webhooks {
+    viewer {
+      id
+      webhooks(first: 20) {
+        edges {
+          node {
+            id
+            url
+            name
+            events
+            status
+            disabledReason
+            consecutiveFailures
+            createdAt
+            deliveries(first: 10) {
+              edges {
+                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CreateWebhook = graphql(`
+  mutation CreateWebhook($input: CreateWebhookInput!) {
+    createWebhook(input: $input) { id url name events status secret }
+  }
+`);
+
+export const UpdateWebhook = graphql(`
+  mutation UpdateWebhook($id: ID!, $input: UpdateWebhookInput!) {
+    updateWebhook(id: $id, input: $input) { id status disabledReason consecutiveFailures }
+  }
+`);
+
+export const DeleteWebhook = graphql(`
+  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }
+`);
+
+export const TestWebhook = graphql(`
+  mutation TestWebhook($id: ID!) { testWebhook(id: $id) { statusCode body durationMs error } }
+`);
+
+export const RetryWebhookEvent = graphql(`
+  mutation RetryWebhookEvent($webhookId: ID!, $eventId: ID!) {
+    retryWebhookEvent(webhookId: $webhookId, eventId: $eventId) { id status attempts lastStatusCode lastError deliveredAt }
+  }
+`);
+
+export const EventsSubscription = graphql(`
+  subscription Events { events { id type createdAt orderId listingId data } }
+`);
+
+export const ApiKeysQuery = graphql(`
+  query ApiKeys {
+    viewer {
+      id
+      apiKeys(first: 100) {
+        edges { node { id name scope prefix createdAt lastUsedAt expiresAt } }
+      }
+    }
+  }
+`);
+
+export const CreateApiKey = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!) {
+    createApiKey(input: $input) { id name scope prefix key }
+  }
+`);
+
+export const DeleteApiKey = graphql(`
+  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }
+`);
+
+export const SettingsQuery = graphql(`
+  query Settings {
+    viewer { id email displayName gaMeasurementId notifyOrders }
+    store { id displayName bio avatarUrl slug url }
+  }
+`);
+
+export const UpdateStore = graphql(`
+  mutation UpdateStore($input: UpdateStoreInput!) {
+    updateStore(input: $input) { id displayName bio avatarUrl slug url }
+  }
+`);
+
+export const UpdateAccount = graphql(`
+  mutation UpdateAccount($input: UpdateAccountInput!) {
+    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }
+  }
+`);
+
+export const BillingQuery = graphql(`
+  query Billing {
+    plans { id name feeRate monthlyPrice currency }
+    viewer { id plan feeRate billingStatus }
+  }
+`);
+
+export const SignIn = graphql(`
+  mutation SignIn($input: SignInInput!) {
+    signIn(input: $input) { expiresAt account { id email } }
+  }
+`);
+
+export const SignOut = graphql(`
+  mutation SignOut { signOut }
+`);

@@ -1,0 +1,623 @@
+// Create and edit a listing: fields, cover and deliverable uploads (with a
+// progress bar), checkout-schema editor, UTM fields; publish, pause,
+// resume, delete; the product page's link.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
+import {
+  AddDeliverable,
+  CreateListing,
+  DeleteListing,
+  ListingQuery,
+  PublishListing,
+  RemoveDeliverable,
+  UpdateListing,
+} from '../ops';
+import type {
+  CheckoutFieldKind,
+  CoverBlur,
+  DeliverableInput,
+  DeliverableType,
+  ExternalDelivery,
+  FilePurpose,
+  ListingFieldsFragment,
+} from '../gql/graphql';
+import { ActionList } from '../actions';
+import { problemsOf, type Problem } from '../problems';
+import { navigate } from '../router';
+import { uploadFile, type Uploaded } from '../upload';
+import {
+  Badge,
+  Field,
+  FormErrors,
+  Loading,
+  Notice,
+  Page,
+  Progress,
+  Select,
+  TextArea,
+  errorFor,
+  moneyText,
+  parseMoney,
+} from '../ui';
+
+type SchemaRow = { key: string; label: string; kind: CheckoutFieldKind; required: boolean; options: string };
+
+const kinds: { value: CheckoutFieldKind; label: string }[] = [
+  { value: 'TEXT', label: 'Text' },
+  { value: 'SELECT', label: 'Choice' },
+  { value: 'DATE', label: 'Date' },
+  { value: 'ADDRESS', label: 'Address' },
+];
+
+export function ListingScreen({ id }: { id: string | null }) {
+  const [{ data, fetching, error }, refetch] = useQuery({
+    query: ListingQuery,
+    variables: { id: id ?? '' },
+    pause: !id,
+  });
+  if (!id) return <ListingForm listing={null} currency={null} onChanged={() => {}} />;
+  if (!data && fetching) return <Page title="Listing"><Loading /></Page>;
+  if (error && !data?.listing) return <Page title="Listing"><FormErrors problems={problemsOf(error)} /></Page>;
+  if (!data?.listing) {
+    return (
+      <Page title="Listing not found">
+        <p>No listing of your account has the id {id}.</p>
+      </Page>
+    );
+  }
+  return (
+    <ListingForm
+      key={data.listing.id}
+      listing={data.listing}
+      currency={data.viewer?.currency ?? null}
+      onChanged={() => refetch({ requestPolicy: 'network-only' })}
+    />
+  );
+}
+
+function ListingForm({
+  listing,
+  currency: accountCurrency,
+  onChanged,
+}: {
+  listing: ListingFieldsFragment | null;
+  currency: string | null;
+  onChanged: () => void;
+}) {
+  const currency = listing?.currency ?? accountCurrency;
+  const editable = !listing || listing.status === 'DRAFT';
+  const [title, setTitle] = useState(listing?.title ?? '');
+  const [description, setDescription] = useState(listing?.description ?? '');
+  const [price, setPrice] = useState(listing ? moneyText(listing.price, currency) : '');
+  const [slug, setSlug] = useState(listing?.slug ?? '');
+  const [cover, setCover] = useState<Uploaded | null>(null);
+  const [removeCover, setRemoveCover] = useState(false);
+  const [coverBlur, setCoverBlur] = useState<CoverBlur>(listing?.coverBlur ?? 'AUTO');
+  const [externalDelivery, setExternalDelivery] = useState<ExternalDelivery>(listing?.externalDelivery ?? 'WEBHOOK');
+  const [utmSource, setUtmSource] = useState(listing?.utmSource ?? '');
+  const [utmMedium, setUtmMedium] = useState(listing?.utmMedium ?? '');
+  const [utmCampaign, setUtmCampaign] = useState(listing?.utmCampaign ?? '');
+  const [schema, setSchema] = useState<SchemaRow[]>(
+    (listing?.checkoutSchema ?? []).map((f) => ({
+      key: f.key,
+      label: f.label,
+      kind: f.kind,
+      required: f.required,
+      options: (f.options ?? []).join(', '),
+    })),
+  );
+  const [pending, setPending] = useState<(DeliverableInput & { name: string })[]>([]);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [, create] = useMutation(CreateListing);
+  const [, update] = useMutation(UpdateListing);
+  const [, publish] = useMutation(PublishListing);
+  const [, del] = useMutation(DeleteListing);
+  const [, addDeliverable] = useMutation(AddDeliverable);
+  const [, removeDeliverable] = useMutation(RemoveDeliverable);
+
+  const blank = (s: string) => (s.trim() === '' ? null : s.trim());
+
+  function schemaInput() {
+    return schema.map((r) => ({
+      key: r.key.trim(),
+      label: r.label.trim(),
+      kind: r.kind,
+      required: r.required,
+      options:
+        r.kind === 'SELECT'
+          ? r.options
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean)
+          : null,
+    }));
+  }
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setNotice('');
+    const cents = parseMoney(price, currency);
+    if (Number.isNaN(cents)) {
+      setProblems([{ message: 'Enter the price as a number, such as 19.99.', param: 'price' }]);
+      return;
+    }
+    setBusy(true);
+    setProblems([]);
+    if (!listing) {
+      const r = await create({
+        input: {
+          title: title.trim(),
+          price: cents,
+          description: blank(description),
+          slug: blank(slug),
+          cover: cover?.token ?? null,
+          coverBlur,
+          externalDelivery,
+          deliverables: pending.map(({ type, token, value }) => ({ type, token, value })),
+          checkoutSchema: schemaInput(),
+          utmSource: blank(utmSource),
+          utmMedium: blank(utmMedium),
+          utmCampaign: blank(utmCampaign),
+        },
+      });
+      setBusy(false);
+      if (r.error) setProblems(problemsOf(r.error));
+      else if (r.data?.createListing) navigate(`/listings/${r.data.createListing.id}`, true);
+      return;
+    }
+    const r = await update({
+      id: listing.id,
+      input: {
+        title: title.trim(),
+        price: cents,
+        description: blank(description),
+        slug: slug.trim() || undefined,
+        ...(cover ? { cover: cover.token } : removeCover ? { cover: null } : {}),
+        coverBlur,
+        externalDelivery,
+        checkoutSchema: schema.length ? schemaInput() : null,
+        utmSource: blank(utmSource),
+        utmMedium: blank(utmMedium),
+        utmCampaign: blank(utmCampaign),
+      },
+    });
+    setBusy(false);
+    if (r.error) setProblems(problemsOf(r.error));
+    else {
+      setCover(null);
+      setRemoveCover(false);
+      setNotice('Saved.');
+      onChanged();
+    }
+  }
+
+  async function act(fn: () => Promise<{ error?: Parameters<typeof problemsOf>[0] }>, done: string) {
+    setBusy(true);
+    setProblems([]);
+    setNotice('');
+    const r = await fn();
+    setBusy(false);
+    if (r.error) setProblems(problemsOf(r.error));
+    else {
+      setNotice(done);
+      onChanged();
+    }
+  }
+
+  async function doDelete() {
+    if (!listing || !window.confirm(`Delete “${listing.title}”? Its files are deleted; orders are kept.`)) return;
+    setBusy(true);
+    const r = await del({ id: listing.id });
+    setBusy(false);
+    if (r.error) setProblems(problemsOf(r.error));
+    else navigate('/listings', true);
+  }
+
+  const shown = [
+    'title',
+    'price',
+    'description',
+    'slug',
+    'cover',
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    ...schema.flatMap((_, i) => ['key', 'label', 'kind', 'options'].map((f) => `checkout_schema[${i}].${f}`)),
+  ];
+
+  return (
+    <Page
+      title={listing ? listing.title : 'New listing'}
+      actions={
+        listing && (
+          <>
+            <Badge value={listing.status} />
+            <a href={listing.url} target="_blank" rel="noopener">Product page</a>
+          </>
+        )
+      }
+    >
+      {notice && <Notice>{notice}</Notice>}
+      <FormErrors problems={problems} shown={shown} />
+      {listing && (
+        <section aria-labelledby="state">
+          <h2 id="state">{listing.readiness.sellable ? 'On sale' : 'Not on sale'}</h2>
+          {listing.readiness.actions.length > 0 && <ActionList actions={listing.readiness.actions} onDone={onChanged} />}
+          <div className="row">
+            {listing.status === 'DRAFT' && (
+              <button type="button" disabled={busy} onClick={() => act(() => publish({ id: listing.id }), 'Published.')}>
+                Publish
+              </button>
+            )}
+            {listing.status === 'PUBLISHED' && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={busy}
+                onClick={() => act(() => update({ id: listing.id, input: { status: 'PAUSED' } }), 'Paused.')}
+              >
+                Pause
+              </button>
+            )}
+            {listing.status === 'PAUSED' && (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => act(() => update({ id: listing.id, input: { status: 'PUBLISHED' } }), 'Back on sale.')}
+              >
+                Resume
+              </button>
+            )}
+            <button type="button" className="danger" disabled={busy} onClick={doDelete}>
+              Delete
+            </button>
+          </div>
+          {listing.status !== 'DRAFT' && (
+            <p className="muted">A {listing.status.toLowerCase()} listing can only be paused, resumed or deleted.</p>
+          )}
+        </section>
+      )}
+      <form onSubmit={save} noValidate>
+        <fieldset disabled={!editable || busy}>
+          <legend>Details</legend>
+          <Field label="Title" param="title" problems={problems} required maxLength={200} value={title} onValue={setTitle} />
+          <Field
+            label={`Price${currency ? ` (${currency.toUpperCase()})` : ''}`}
+            param="price"
+            problems={problems}
+            inputMode="decimal"
+            required
+            maxLength={12}
+            value={price}
+            onValue={setPrice}
+            hint={currency ? undefined : 'The currency is set when the processor is connected.'}
+          />
+          <TextArea label="Description" param="description" problems={problems} maxLength={5000} value={description} onValue={setDescription} />
+          <Field
+            label="Product page slug"
+            param="slug"
+            problems={problems}
+            maxLength={100}
+            value={slug}
+            onValue={setSlug}
+            hint={listing ? undefined : 'Derived from the title when empty.'}
+          />
+          <Select
+            label="Orders without deliverables are fulfilled by"
+            param="external_delivery"
+            problems={problems}
+            value={externalDelivery}
+            onValue={setExternalDelivery}
+            options={[
+              { value: 'WEBHOOK', label: 'Your webhook (order.paid)' },
+              { value: 'GENERATED', label: 'You, generating the content per order' },
+            ]}
+          />
+        </fieldset>
+        <fieldset disabled={!editable || busy}>
+          <legend>Cover</legend>
+          {listing?.coverUrl && !removeCover && !cover && (
+            <p>
+              <img className="cover" src={listing.coverUrl} alt={`Cover of ${listing.title}`} />
+            </p>
+          )}
+          {editable && (
+            <FileUpload purpose="COVER" accept="image/*" label="Cover image" problems={problems} param="cover" onUploaded={setCover} />
+          )}
+          {!editable && !listing?.coverUrl && <p className="muted">No cover.</p>}
+          {cover && <p className="muted">New cover: {cover.filename}</p>}
+          {editable && listing?.coverUrl && !cover && (
+            <label className="check">
+              <input type="checkbox" checked={removeCover} onChange={(e) => setRemoveCover(e.target.checked)} /> Remove the cover
+            </label>
+          )}
+          <Select
+            label="Blur the cover"
+            param="cover_blur"
+            problems={problems}
+            value={coverBlur}
+            onValue={setCoverBlur}
+            options={[
+              { value: 'AUTO', label: 'Automatic' },
+              { value: 'TRUE', label: 'Always' },
+              { value: 'FALSE', label: 'Never' },
+            ]}
+          />
+        </fieldset>
+        <fieldset disabled={!editable || busy}>
+          <legend>Checkout fields</legend>
+          {editable && <p className="muted">Questions buyers answer at checkout (at most 10).</p>}
+          {schema.map((row, i) => (
+            <SchemaEditorRow
+              key={i}
+              index={i}
+              row={row}
+              problems={problems}
+              onChange={(r) => setSchema(schema.map((x, j) => (j === i ? r : x)))}
+              onRemove={editable ? () => setSchema(schema.filter((_, j) => j !== i)) : undefined}
+            />
+          ))}
+          {!editable && schema.length === 0 && <p className="muted">None.</p>}
+          {editable && schema.length < 10 && (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setSchema([...schema, { key: '', label: '', kind: 'TEXT', required: false, options: '' }])}
+            >
+              Add a checkout field
+            </button>
+          )}
+        </fieldset>
+        <fieldset disabled={!editable || busy}>
+          <legend>Analytics (UTM)</legend>
+          <Field label="utm_source" param="utm_source" problems={problems} maxLength={100} placeholder="commerce" value={utmSource} onValue={setUtmSource} />
+          <Field label="utm_medium" param="utm_medium" problems={problems} maxLength={100} placeholder="product_page" value={utmMedium} onValue={setUtmMedium} />
+          <Field label="utm_campaign" param="utm_campaign" problems={problems} maxLength={100} placeholder="the slug" value={utmCampaign} onValue={setUtmCampaign} />
+        </fieldset>
+        {!listing && (
+          <fieldset disabled={busy}>
+            <legend>Deliverables</legend>
+            <PendingDeliverables items={pending} onRemove={(i) => setPending(pending.filter((_, j) => j !== i))} />
+            {pending.length < 3 && (
+              <DeliverableAdder problems={problems} index={pending.length} onAdd={(d) => setPending([...pending, d])} />
+            )}
+          </fieldset>
+        )}
+        {editable && (
+          <button type="submit" disabled={busy}>
+            {listing ? 'Save changes' : 'Create listing'}
+          </button>
+        )}
+      </form>
+      {listing && (
+        <section aria-labelledby="deliverables-title" id="deliverables">
+          <h2 id="deliverables-title">Deliverables</h2>
+          {listing.deliverables.length === 0 ? (
+            <p className="muted">
+              No deliverables: orders are fulfilled {listing.externalDelivery === 'WEBHOOK' ? 'by your order.paid webhook' : 'by you'}.
+            </p>
+          ) : (
+            <ul className="items">
+              {listing.deliverables.map((d) => (
+                <li key={d.id}>
+                  <span>
+                    <Badge value={d.type} /> {d.file ? `${d.file.name} (${formatBytes(d.file.size)})` : d.value}
+                  </span>
+                  {editable && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      disabled={busy}
+                      onClick={() => act(() => removeDeliverable({ listingId: listing.id, deliverableId: d.id }), 'Deliverable removed.')}
+                    >
+                      Remove
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {editable && listing.deliverables.length < 3 && (
+            <DeliverableAdder
+              problems={problems}
+              index={0}
+              onAdd={(d) =>
+                act(
+                  () => addDeliverable({ listingId: listing.id, input: { type: d.type, token: d.token, value: d.value } }),
+                  'Deliverable added.',
+                )
+              }
+            />
+          )}
+        </section>
+      )}
+    </Page>
+  );
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function SchemaEditorRow({
+  index,
+  row,
+  problems,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  row: SchemaRow;
+  problems: Problem[];
+  onChange: (r: SchemaRow) => void;
+  onRemove?: () => void;
+}) {
+  const p = `checkout_schema[${index}]`;
+  return (
+    <div className="schema-row" role="group" aria-label={`Checkout field ${index + 1}`}>
+      <Field label="Key" param={`${p}.key`} problems={problems} maxLength={40} pattern="[a-z][a-z0-9_]*" value={row.key} onValue={(key) => onChange({ ...row, key })} />
+      <Field label="Label" param={`${p}.label`} problems={problems} maxLength={100} value={row.label} onValue={(l) => onChange({ ...row, label: l })} />
+      <Select label="Kind" param={`${p}.kind`} problems={problems} value={row.kind} onValue={(kind) => onChange({ ...row, kind })} options={kinds} />
+      {row.kind === 'SELECT' && (
+        <Field
+          label="Choices (comma-separated)"
+          param={`${p}.options`}
+          problems={problems}
+          maxLength={2000}
+          value={row.options}
+          onValue={(options) => onChange({ ...row, options })}
+        />
+      )}
+      <label className="check">
+        <input type="checkbox" checked={row.required} onChange={(e) => onChange({ ...row, required: e.target.checked })} /> Required
+      </label>
+      {onRemove && (
+        <button type="button" className="secondary" onClick={onRemove}>
+          Remove field {index + 1}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function PendingDeliverables({ items, onRemove }: { items: { type: DeliverableType; name: string }[]; onRemove: (i: number) => void }) {
+  if (!items.length) return <p className="muted">No deliverables yet (at most 3).</p>;
+  return (
+    <ul className="items">
+      {items.map((d, i) => (
+        <li key={i}>
+          <span>
+            <Badge value={d.type} /> {d.name}
+          </span>
+          <button type="button" className="secondary" onClick={() => onRemove(i)}>
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Uploads the chosen file at once, showing its progress. */
+export function FileUpload({
+  purpose,
+  accept,
+  label: text,
+  problems,
+  param,
+  onUploaded,
+}: {
+  purpose: FilePurpose;
+  accept?: string;
+  label: string;
+  problems: Problem[];
+  param: string;
+  onUploaded: (u: Uploaded) => void;
+}) {
+  const id = useId();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [own, setOwn] = useState<Problem[]>([]);
+  const [done, setDone] = useState('');
+  const err = own[0]?.message ?? errorFor(problems, param);
+  useEffect(() => setOwn([]), [purpose]);
+  async function pick(f: File | undefined) {
+    if (!f) return;
+    setOwn([]);
+    setDone('');
+    setProgress(0);
+    try {
+      const u = await uploadFile(f, purpose, setProgress);
+      setDone(`Uploaded ${u.filename} (${formatBytes(u.size)}).`);
+      onUploaded(u);
+    } catch (e) {
+      setOwn(Array.isArray(e) ? (e as Problem[]) : [{ message: String(e) }]);
+      setProgress(null);
+    }
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{text}</label>
+      <input
+        id={id}
+        type="file"
+        accept={accept}
+        onChange={(e) => pick(e.target.files?.[0])}
+        aria-invalid={err ? true : undefined}
+        aria-describedby={err ? `${id}-error` : undefined}
+      />
+      {progress !== null && <Progress value={progress} label={`Upload of ${text.toLowerCase()}`} />}
+      {done && <small role="status">{done}</small>}
+      {err && (
+        <small id={`${id}-error`} className="error">
+          {err}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** One deliverable to add: an uploaded file, a URL or a text. */
+export function DeliverableAdder({
+  problems,
+  index,
+  onAdd,
+  submitText = 'Add deliverable',
+}: {
+  problems: Problem[];
+  index: number;
+  onAdd: (d: DeliverableInput & { name: string }) => void;
+  submitText?: string;
+}) {
+  const [type, setType] = useState<DeliverableType>('FILE');
+  const [value, setValue] = useState('');
+  const [file, setFile] = useState<Uploaded | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  const p = `deliverables[${index}]`;
+  const scoped = problems.map((x) => (x.param === 'value' || x.param === 'token' ? { ...x, param: `${p}.${x.param}` } : x));
+  function add() {
+    if (type === 'FILE') {
+      if (!file) return;
+      onAdd({ type, token: file.token, name: file.filename });
+      setFile(null);
+      setResetKey(resetKey + 1);
+    } else {
+      onAdd({ type, value, name: type === 'URL' ? value : value.slice(0, 60) });
+      setValue('');
+    }
+  }
+  return (
+    <div className="adder" role="group" aria-label="New deliverable">
+      <Select
+        label="Deliverable type"
+        param={`${p}.type`}
+        problems={scoped}
+        value={type}
+        onValue={(t) => {
+          setType(t);
+          setValue('');
+        }}
+        options={[
+          { value: 'FILE', label: 'File' },
+          { value: 'URL', label: 'Link' },
+          { value: 'TEXT', label: 'Text' },
+        ]}
+      />
+      {type === 'FILE' && (
+        <FileUpload key={resetKey} purpose="DELIVERABLE" label="Deliverable file" problems={scoped} param={`${p}.token`} onUploaded={setFile} />
+      )}
+      {type === 'URL' && (
+        <Field label="Link (https)" param={`${p}.value`} problems={scoped} type="url" maxLength={2048} value={value} onValue={setValue} />
+      )}
+      {type === 'TEXT' && (
+        <TextArea label="Text" param={`${p}.value`} problems={scoped} maxLength={10000} value={value} onValue={setValue} />
+      )}
+      <button type="button" className="secondary" onClick={add} disabled={type === 'FILE' ? !file : !value.trim()}>
+        {submitText}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { useQuery } from 'urql';
+import { ListingsQuery } from '../ops';
+import type { ListingStatus } from '../gql/graphql';
+import { problemsOf } from '../problems';
+import { Link, navigate, useLocation } from '../router';
+import { Badge, Empty, FormErrors, Loading, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
+
+const statuses: { value: '' | ListingStatus; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'DRAFT', label: 'Draft' },
+  { value: 'PUBLISHED', label: 'Published' },
+  { value: 'PAUSED', label: 'Paused' },
+];
+
+export function Listings() {
+  const { query } = useLocation();
+  const status = (query.get('status') ?? '') as '' | ListingStatus;
+  const cursor = useCursor(status);
+  const [{ data, fetching, error }] = useQuery({
+    query: ListingsQuery,
+    variables: { first: 20, after: cursor.after, status: status || null },
+  });
+  const conn = data?.viewer?.listings;
+  return (
+    <Page title="Listings" actions={<Link className="button" to="/listings/new">New listing</Link>}>
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        <Select
+          label="Status"
+          param="status"
+          problems={[]}
+          value={status}
+          onValue={(v) => navigate(v ? `/listings?status=${v}` : '/listings', true)}
+          options={statuses}
+        />
+      </form>
+      <FormErrors problems={problemsOf(error)} />
+      {!conn && fetching && <Loading />}
+      {conn && conn.edges.length === 0 && (
+        <Empty>
+          {status ? 'No listing has this status.' : 'No listings yet.'} <Link to="/listings/new">Create a listing</Link>.
+        </Empty>
+      )}
+      {conn && conn.edges.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Price</th>
+                <th scope="col">Status</th>
+                <th scope="col">Sellable</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {conn.edges.map(({ node: l }) => (
+                <tr key={l.id}>
+                  <td><Link to={`/listings/${l.id}`}>{l.title}</Link></td>
+                  <td>{formatMoney(l.price, l.currency)}</td>
+                  <td><Badge value={l.status} /></td>
+                  <td>{l.readiness.sellable ? 'yes' : 'no'}</td>
+                  <td><Time value={l.updatedAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {conn && (
+        <Pager
+          page={cursor.page}
+          hasNext={conn.pageInfo.hasNextPage}
+          onNext={() => cursor.next(conn.pageInfo.endCursor)}
+          onPrev={cursor.prev}
+        />
+      )}
+    </Page>
+  );
+}

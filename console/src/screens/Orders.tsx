@@ -1,0 +1,108 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from 'urql';
+import { OrdersQuery } from '../ops';
+import type { OrderStatus } from '../gql/graphql';
+import { problemsOf } from '../problems';
+import { Link, navigate, useLocation } from '../router';
+import { Badge, Empty, Field, FormErrors, Loading, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
+
+const statuses: { value: '' | OrderStatus; label: string }[] = [
+  { value: '', label: 'All' },
+  ...(['PENDING', 'PAID', 'FULFILLED', 'REFUNDED', 'CANCELED', 'FAILED'] as OrderStatus[]).map((s) => ({
+    value: s,
+    label: s.charAt(0) + s.slice(1).toLowerCase(),
+  })),
+];
+
+/** A date input's day → the RFC 3339 start of that UTC day (or of the next one). */
+function dayToTime(day: string, next = false): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const d = new Date(`${day}T00:00:00Z`);
+  if (next) d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().replace('.000Z', 'Z');
+}
+
+export function Orders() {
+  const { query } = useLocation();
+  const filters = {
+    status: (query.get('status') ?? '') as '' | OrderStatus,
+    listing: query.get('listing') ?? '',
+    buyer: query.get('buyer') ?? '',
+    from: query.get('from') ?? '',
+    to: query.get('to') ?? '',
+  };
+  const [form, setForm] = useState(filters);
+  const cursor = useCursor(query.toString());
+  const [{ data, fetching, error }] = useQuery({
+    query: OrdersQuery,
+    variables: {
+      first: 20,
+      after: cursor.after,
+      status: filters.status || null,
+      listing: filters.listing || null,
+      buyerEmail: filters.buyer || null,
+      createdAfter: dayToTime(filters.from),
+      createdBefore: dayToTime(filters.to, true),
+    },
+  });
+  const problems = problemsOf(error);
+  const conn = data?.viewer?.orders;
+
+  function apply(e: FormEvent) {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    if (form.status) q.set('status', form.status);
+    if (form.listing.trim()) q.set('listing', form.listing.trim());
+    if (form.buyer.trim()) q.set('buyer', form.buyer.trim());
+    if (form.from) q.set('from', form.from);
+    if (form.to) q.set('to', form.to);
+    const s = q.toString();
+    navigate(s ? `/orders?${s}` : '/orders', true);
+  }
+
+  return (
+    <Page title="Orders">
+      <form className="filters" onSubmit={apply} aria-label="Filter orders">
+        <Select label="Status" param="status" problems={problems} value={form.status} onValue={(status) => setForm({ ...form, status })} options={statuses} />
+        <Field label="Listing id" param="listing" problems={problems} maxLength={64} placeholder="lst_…" value={form.listing} onValue={(listing) => setForm({ ...form, listing })} />
+        <Field label="Buyer email" param="buyer_email" problems={problems} type="email" maxLength={254} value={form.buyer} onValue={(buyer) => setForm({ ...form, buyer })} />
+        <Field label="From" param="created_after" problems={problems} type="date" value={form.from} onValue={(from) => setForm({ ...form, from })} />
+        <Field label="To" param="created_before" problems={problems} type="date" value={form.to} onValue={(to) => setForm({ ...form, to })} />
+        <div className="field">
+          <span aria-hidden="true">&nbsp;</span>
+          <button type="submit">Filter</button>
+        </div>
+      </form>
+      <FormErrors problems={problems} shown={['status', 'listing', 'buyer_email', 'created_after', 'created_before']} />
+      {!conn && fetching && <Loading />}
+      {conn && conn.edges.length === 0 && <Empty>No orders match.</Empty>}
+      {conn && conn.edges.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Buyer</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {conn.edges.map(({ node: o }) => (
+                <tr key={o.id}>
+                  <td><Link to={`/orders/${o.id}`}>{String(o.listingSnapshot.title ?? o.id)}</Link></td>
+                  <td>{o.buyerEmail}</td>
+                  <td>{formatMoney(o.amount, o.currency)}</td>
+                  <td><Badge value={o.status} /></td>
+                  <td><Time value={o.createdAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {conn && <Pager page={cursor.page} hasNext={conn.pageInfo.hasNextPage} onNext={() => cursor.next(conn.pageInfo.endCursor)} onPrev={cursor.prev} />}
+    </Page>
+  );
+}

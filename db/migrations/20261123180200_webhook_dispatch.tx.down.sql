@@ -1,0 +1,2 @@
+DROP INDEX webhook_deliveries_due_idx;
+ALTER TABLE webhook_deliveries DROP COLUMN manual;

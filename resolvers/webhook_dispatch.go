@@ -1,0 +1,609 @@
+package resolvers
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"commerce/db"
+	"commerce/webhooks"
+)
+
+// Webhook delivery at rate (issue 15). The delivery records are the queue:
+// a dispatcher in every working process claims due records in batches
+// (one statement for many records), posts each on a goroutine through one
+// keep-alive connection pool, and writes the outcomes in batches (one
+// statement for many outcomes, the endpoints' failure counts included).
+// It wakes on NOTIFY webhook_deliveries, sent by the transaction that
+// writes the records when it commits, on the earliest retry it scheduled,
+// and every PollInterval for what other processes left (expired claims).
+// A per-endpoint cap on attempts under way keeps one slow receiver from
+// taking every slot: its records wait in the table, not in a worker.
+
+// Dispatcher defaults.
+const (
+	// DispatchMaxInFlight bounds the attempts under way in one process.
+	DispatchMaxInFlight = 1024
+	// DispatchPerEndpoint bounds one endpoint's attempts under way in one
+	// process (and so its connections).
+	DispatchPerEndpoint = 64
+	// DispatchBatch is the most records one claim takes.
+	DispatchBatch = 256
+	// DispatchPollInterval is how often the dispatcher looks for due
+	// records without being woken.
+	DispatchPollInterval = time.Second
+	// webhookClaim is how long a claim lasts: the 10 s request and the
+	// bookkeeping. A record claimed by a process that died is taken up
+	// again once its claim has expired.
+	webhookClaim = WebhookJobTimeout
+	// notifyChannel is the channel of the wake-ups.
+	notifyChannel = "webhook_deliveries"
+)
+
+// WebhookDispatcher delivers due webhook records; see Run.
+type WebhookDispatcher struct {
+	R *Resolver
+	// MaxInFlight, PerEndpoint, Batch and PollInterval default to the
+	// Dispatch constants.
+	MaxInFlight, PerEndpoint, Batch int
+	PollInterval                    time.Duration
+
+	wake    chan struct{}
+	results chan deliveryOutcome
+
+	mu       sync.Mutex
+	inflight map[string]int  // endpoint → attempts under way
+	total    int             // attempts under way
+	blocked  map[string]bool // endpoints that had more due than room at the last claim
+	full     bool            // the last claim took as many as it asked for
+	retryAt  time.Time       // the earliest retry this process scheduled
+	claim    bool            // a claim is wanted (woken, or room came back)
+
+	// claimConn and writeConn are the claim loop's and the writer's own
+	// connections, outside the pool: purchases queueing for the pool (on
+	// the seller's stats row) must not hold up the deliveries.
+	claimConn, writeConn dedicatedConn
+
+	stop     context.CancelFunc // ends Run
+	cancel   context.CancelFunc // cancels the attempts under way
+	done     chan struct{}      // closed when Run has returned
+	attempts sync.WaitGroup
+}
+
+// claimedDelivery is a record claimed for one attempt, with its endpoint
+// and event.
+type claimedDelivery struct {
+	d  db.WebhookDelivery
+	ep db.WebhookEndpoint
+	ev db.Event
+}
+
+// deliveryOutcome is an attempt's result, to be written.
+type deliveryOutcome struct {
+	d      *db.WebhookDelivery
+	status string // delivered, pending (a retry scheduled), failed
+	code   *int32
+	errTxt *string
+	next   *time.Time
+}
+
+func (w *WebhookDispatcher) defaults() {
+	if w.MaxInFlight <= 0 {
+		w.MaxInFlight = DispatchMaxInFlight
+	}
+	if w.PerEndpoint <= 0 {
+		w.PerEndpoint = DispatchPerEndpoint
+	}
+	if w.Batch <= 0 {
+		w.Batch = DispatchBatch
+	}
+	if w.PollInterval <= 0 {
+		w.PollInterval = DispatchPollInterval
+	}
+	w.wake = make(chan struct{}, 1)
+	w.results = make(chan deliveryOutcome, w.MaxInFlight)
+	w.inflight = map[string]int{}
+	w.blocked = map[string]bool{}
+	w.done = make(chan struct{})
+	w.claimConn.db, w.writeConn.db = w.R.DB, w.R.DB
+}
+
+// querier is a pool or a connection.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// dedicatedConn is a connection taken from the pool for good (one user at
+// a time), taken again after it broke.
+type dedicatedConn struct {
+	db *db.DB
+	c  *pgx.Conn
+}
+
+func (d *dedicatedConn) get(ctx context.Context) (*pgx.Conn, error) {
+	if d.c != nil && !d.c.IsClosed() {
+		return d.c, nil
+	}
+	pc, err := d.db.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.c = pc.Hijack()
+	return d.c, nil
+}
+
+func (d *dedicatedConn) close() {
+	if d.c != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = d.c.Close(ctx)
+		d.c = nil
+	}
+}
+
+// Start runs the dispatcher until Stop.
+func (w *WebhookDispatcher) Start(ctx context.Context) {
+	w.defaults()
+	ctx, w.stop = context.WithCancel(context.WithoutCancel(ctx))
+	var actx context.Context
+	actx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		defer close(w.done)
+		w.run(ctx, actx)
+	}()
+}
+
+// Stop stops claiming, lets the attempts under way finish until ctx ends,
+// then cancels them (their claims are released: another run posts them)
+// and writes the outcomes.
+func (w *WebhookDispatcher) Stop(ctx context.Context) {
+	if w.stop == nil {
+		return
+	}
+	w.stop() // the loop claims no more, then waits for the attempts
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+		w.cancel()
+		<-w.done
+	}
+	w.cancel()
+}
+
+// StopAndCancel stops at once, canceling the attempts under way.
+func (w *WebhookDispatcher) StopAndCancel(ctx context.Context) {
+	if w.cancel != nil {
+		w.cancel()
+	}
+	w.Stop(ctx)
+}
+
+func (w *WebhookDispatcher) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *WebhookDispatcher) want() {
+	w.mu.Lock()
+	w.claim = true
+	w.mu.Unlock()
+	w.signal()
+}
+
+// run is the claim loop; actx is the attempts' context.
+func (w *WebhookDispatcher) run(ctx, actx context.Context) {
+	r := w.R
+	var listening sync.WaitGroup
+	listening.Go(func() { w.listen(ctx) })
+	var writing sync.WaitGroup
+	writing.Go(func() { w.write() })
+	defer func() {
+		listening.Wait()
+		w.attempts.Wait()
+		close(w.results)
+		writing.Wait()
+		w.claimConn.close()
+		w.writeConn.close()
+	}()
+
+	w.want()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		w.mu.Lock()
+		do := w.claim
+		w.claim = false
+		w.mu.Unlock()
+		if do {
+			if err := w.claimAndSend(ctx, actx, nil); err != nil && ctx.Err() == nil {
+				r.Log.WarnContext(ctx, "claim webhook deliveries", "error", err)
+			}
+		}
+		w.mu.Lock()
+		sleep := w.PollInterval
+		if !w.retryAt.IsZero() {
+			sleep = min(sleep, max(time.Until(w.retryAt), time.Millisecond))
+		}
+		w.mu.Unlock()
+		timer.Reset(sleep)
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.wake:
+		case <-timer.C:
+			w.mu.Lock()
+			w.claim = true
+			if !w.retryAt.IsZero() && !time.Now().Before(w.retryAt) {
+				w.retryAt = time.Time{}
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+// listen turns notifications on the channel into claims until ctx ends,
+// reconnecting after an error.
+func (w *WebhookDispatcher) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := w.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		w.R.Log.WarnContext(ctx, "listen for webhook deliveries", "error", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (w *WebhookDispatcher) listenOnce(ctx context.Context) error {
+	conn, err := w.R.DB.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// The connection carries a LISTEN: it does not go back to the pool.
+	c := conn.Hijack()
+	defer func() { _ = c.Close(context.WithoutCancel(ctx)) }()
+	if _, err := c.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		return err
+	}
+	w.want() // what was committed before the LISTEN
+	for {
+		if _, err := c.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		w.want()
+	}
+}
+
+// claimAndSend claims the due records there is room for and starts their
+// attempts. asOf (nil: the database's now) is the time records must be
+// due by.
+func (w *WebhookDispatcher) claimAndSend(ctx, actx context.Context, asOf *time.Time) error {
+	w.mu.Lock()
+	limit := min(w.Batch, w.MaxInFlight-w.total)
+	ids := make([]string, 0, len(w.inflight))
+	rooms := make([]int32, 0, len(w.inflight))
+	for id, n := range w.inflight {
+		ids = append(ids, id)
+		rooms = append(rooms, int32(w.PerEndpoint-n))
+	}
+	w.mu.Unlock()
+	if limit <= 0 {
+		return nil
+	}
+	conn, err := w.claimConn.get(ctx)
+	if err != nil {
+		return err
+	}
+	claimed, err := w.R.claimDeliveries(ctx, conn, limit, ids, rooms, w.PerEndpoint, asOf)
+	if err != nil {
+		return err
+	}
+	got := map[string]int{}
+	for _, c := range claimed {
+		got[c.d.EndpointID]++
+	}
+	w.mu.Lock()
+	w.full = len(claimed) == limit
+	for id, n := range got {
+		w.inflight[id] += n
+		w.total += n
+		// It filled its room: more may be due.
+		w.blocked[id] = w.inflight[id] >= w.PerEndpoint
+	}
+	for i, id := range ids {
+		if rooms[i] > 0 && got[id] == 0 {
+			delete(w.blocked, id)
+		}
+	}
+	if w.full {
+		w.claim = true // more may be due; claimed again as room allows
+	}
+	w.mu.Unlock()
+	for i := range claimed {
+		c := &claimed[i]
+		w.attempts.Add(1)
+		go func() {
+			defer w.attempts.Done()
+			w.send(actx, c)
+		}()
+	}
+	return nil
+}
+
+// send makes one attempt and hands its outcome to the writer; an attempt
+// canceled (the process stopping) releases its claim instead.
+func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) {
+	r := w.R
+	defer w.finished(c.d.EndpointID)
+	secret, err := r.Secrets.Open(c.ep.SecretCiphertext)
+	if err != nil {
+		r.Log.ErrorContext(ctx, "open endpoint secret", "endpoint_id", c.ep.ID, "error", err)
+		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
+		return
+	}
+	at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
+	if ctx.Err() != nil && !at.Success() {
+		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
+		return
+	}
+	w.results <- r.attemptOutcome(&c.d, at)
+}
+
+// finished frees an attempt's slot and asks for a claim when room came
+// back where more was due.
+func (w *WebhookDispatcher) finished(endpointID string) {
+	w.mu.Lock()
+	n := w.inflight[endpointID] - 1
+	if n <= 0 {
+		delete(w.inflight, endpointID)
+	} else {
+		w.inflight[endpointID] = n
+	}
+	w.total--
+	// Claim again once a quarter of the room is back, not per attempt.
+	again := (w.blocked[endpointID] && n <= w.PerEndpoint*3/4) || (w.full && w.total <= w.MaxInFlight*3/4) || w.total == 0
+	if again {
+		w.blocked[endpointID] = false
+		w.claim = true
+	}
+	w.mu.Unlock()
+	if again {
+		w.signal()
+	}
+}
+
+// write records outcomes in batches until results is closed: whatever
+// arrived while the previous batch was written goes in the next.
+func (w *WebhookDispatcher) write() {
+	r := w.R
+	for o := range w.results {
+		batch := []deliveryOutcome{o}
+	more:
+		for len(batch) < 4*w.Batch {
+			select {
+			case o, ok := <-w.results:
+				if !ok {
+					break more
+				}
+				batch = append(batch, o)
+			default:
+				break more
+			}
+		}
+		var err error
+		for try := 0; try < 3; try++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			var conn *pgx.Conn
+			if conn, err = w.writeConn.get(ctx); err == nil {
+				err = r.recordOutcomes(ctx, conn, batch)
+			}
+			cancel()
+			if err == nil {
+				break
+			}
+			time.Sleep(time.Duration(try+1) * 100 * time.Millisecond)
+		}
+		if err != nil {
+			// The claims expire: the records are posted again.
+			r.Log.Error("record webhook attempts", "attempts", len(batch), "error", err)
+			continue
+		}
+		// Wake for the earliest retry scheduled: written now, so a claim
+		// at that time finds it.
+		var next time.Time
+		for _, o := range batch {
+			if o.next != nil && (next.IsZero() || o.next.Before(next)) {
+				next = *o.next
+			}
+		}
+		if !next.IsZero() {
+			w.mu.Lock()
+			if w.retryAt.IsZero() || next.Before(w.retryAt) {
+				w.retryAt = next
+			}
+			w.mu.Unlock()
+			w.signal()
+		}
+	}
+}
+
+// DeliverDue claims the records due by asOf (at most limit), posts them
+// and records the outcomes before it returns; it is one round of the
+// dispatcher, for tests and tools: 2 statements whatever the number of
+// records (the claim and the outcomes).
+func (r *Resolver) DeliverDue(ctx context.Context, asOf time.Time, limit int) (int, error) {
+	claimed, err := r.claimDeliveries(ctx, r.DB.Pool, limit, nil, nil, DispatchPerEndpoint, &asOf)
+	if err != nil || len(claimed) == 0 {
+		return 0, err
+	}
+	out := make([]deliveryOutcome, len(claimed))
+	var wg sync.WaitGroup
+	for i := range claimed {
+		c := &claimed[i]
+		wg.Go(func() {
+			secret, err := r.Secrets.Open(c.ep.SecretCiphertext)
+			if err != nil {
+				out[i] = r.attemptOutcome(&c.d, webhooks.Attempt{Err: err})
+				return
+			}
+			at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
+			out[i] = r.attemptOutcome(&c.d, at)
+		})
+	}
+	wg.Wait()
+	return len(claimed), r.recordOutcomes(ctx, r.DB.Pool, out)
+}
+
+// claimDeliveryBatchQuery: $1 the most records, $2/$3 endpoints and the
+// room each has left (others have $4), $5 due by (NULL: now), $6 the
+// claim's length in seconds. The candidates are the 4 × $1 records due
+// first among the endpoints with room, of which each endpoint gets at most
+// its room. Candidates are not locked (locking 4 × $1 rows on the table's
+// hot last pages slowed the purchases' inserts and the claim itself): the
+// UPDATE checks the claim again on the row it writes, so of two processes
+// claiming the same record, the second finds it claimed and leaves it.
+const claimDeliveryBatchQuery = `
+WITH room AS (SELECT * FROM unnest($2::text[], $3::int[]) AS r(endpoint_id, room)),
+cand AS (
+  SELECT d.endpoint_id, d.event_id, d.next_attempt_at, d.seq
+  FROM webhook_deliveries d
+  JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  WHERE d.status = 'pending' AND d.next_attempt_at <= coalesce($5::timestamptz, now())
+    AND (d.claimed_until IS NULL OR d.claimed_until <= now())
+    AND e.deleted_at IS NULL AND (e.status = 'enabled' OR d.manual)
+    AND NOT EXISTS (SELECT 1 FROM room WHERE room.endpoint_id = d.endpoint_id AND room.room <= 0)
+  ORDER BY d.next_attempt_at
+  LIMIT 4 * $1),
+pick AS (
+  SELECT c.endpoint_id, c.event_id FROM (
+    SELECT cand.*, row_number() OVER (PARTITION BY cand.endpoint_id ORDER BY cand.next_attempt_at, cand.seq) AS n FROM cand) c
+  LEFT JOIN room r ON r.endpoint_id = c.endpoint_id
+  WHERE c.n <= coalesce(r.room, $4)
+  ORDER BY c.next_attempt_at, c.seq
+  LIMIT $1),
+d AS (
+  UPDATE webhook_deliveries w SET claimed_until = now() + make_interval(secs => $6)
+  FROM pick WHERE w.endpoint_id = pick.endpoint_id AND w.event_id = pick.event_id
+    AND w.status = 'pending' AND (w.claimed_until IS NULL OR w.claimed_until <= now())
+  RETURNING w.endpoint_id, w.event_id, w.claimed_until, w.status, w.attempts, w.generation)
+SELECT d.claimed_until, d.status, d.attempts, d.generation,
+       e.id, e.url, e.secret_ciphertext,
+       v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at
+FROM d
+JOIN webhook_endpoints e ON e.id = d.endpoint_id
+JOIN events v ON v.id = d.event_id`
+
+// claimDeliveries claims up to limit due records in one statement.
+func (r *Resolver) claimDeliveries(ctx context.Context, q querier, limit int, ids []string, rooms []int32, perEndpoint int, asOf *time.Time) ([]claimedDelivery, error) {
+	if ids == nil {
+		ids, rooms = []string{}, []int32{}
+	}
+	rows, err := q.Query(ctx, claimDeliveryBatchQuery, limit, ids, rooms, perEndpoint, asOf, webhookClaim.Seconds())
+	if err != nil {
+		return nil, fmt.Errorf("claim deliveries: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (claimedDelivery, error) {
+		var c claimedDelivery
+		err := row.Scan(&c.d.ClaimedUntil, &c.d.Status, &c.d.Attempts, &c.d.Generation,
+			&c.ep.ID, &c.ep.URL, &c.ep.SecretCiphertext,
+			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt)
+		c.d.EndpointID, c.d.EventID = c.ep.ID, c.ev.ID
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// attemptOutcome is what an attempt makes of its record: delivered, a
+// retry scheduled, or failed for good.
+func (r *Resolver) attemptOutcome(d *db.WebhookDelivery, at webhooks.Attempt) deliveryOutcome {
+	o := deliveryOutcome{d: d}
+	if at.StatusCode != 0 {
+		c := int32(at.StatusCode)
+		o.code = &c
+	}
+	if at.Success() {
+		o.status = "delivered"
+		return o
+	}
+	e := at.ErrorText()
+	o.errTxt = &e
+	if delay, ok := webhooks.NextDelay(r.RetrySchedule, d.Attempts+1, at); ok {
+		next := r.Now().UTC().Add(delay)
+		o.status, o.next = "pending", &next
+		return o
+	}
+	o.status = "failed"
+	return o
+}
+
+// recordOutcomesQuery writes a batch of outcomes ($1…$8, one element per
+// attempt, in the order they ended; $9 now): each record still pending in
+// its generation (a redispatch meanwhile voids the attempt) takes its
+// outcome; per endpoint, a delivery resets the consecutive failures and
+// every permanent failure after the batch's last delivery adds one; the
+// third disables the endpoint.
+const recordOutcomesQuery = `
+WITH o AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::int[], $7::text[], $8::timestamptz[])
+    AS o(endpoint_id, event_id, generation, ord, status, code, err, next_at)),
+u AS (
+  UPDATE webhook_deliveries d SET status = o.status, attempts = d.attempts + 1, last_status_code = o.code,
+    last_error = o.err, next_attempt_at = o.next_at, claimed_until = NULL,
+    delivered_at = CASE WHEN o.status = 'delivered' THEN $9 ELSE d.delivered_at END,
+    failed_at = CASE WHEN o.status = 'failed' THEN $9 ELSE d.failed_at END
+  FROM o
+  WHERE d.endpoint_id = o.endpoint_id AND d.event_id = o.event_id AND d.status = 'pending' AND d.generation = o.generation
+  RETURNING o.endpoint_id, o.ord, o.status),
+f AS (SELECT endpoint_id, max(ord) FILTER (WHERE status = 'delivered') AS last_ok FROM u GROUP BY endpoint_id),
+g AS (
+  SELECT f.endpoint_id, f.last_ok IS NOT NULL AS reset,
+         count(*) FILTER (WHERE u.status = 'failed' AND u.ord > coalesce(f.last_ok, -1))::int AS k
+  FROM f JOIN u ON u.endpoint_id = f.endpoint_id GROUP BY f.endpoint_id, f.last_ok),
+e AS (
+  UPDATE webhook_endpoints e SET
+    consecutive_failures = CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k,
+    status = CASE WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 THEN 'disabled' ELSE e.status END,
+    disabled_reason = CASE WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 AND e.status = 'enabled'
+      THEN 'consecutive_failures' ELSE e.disabled_reason END,
+    updated_at = CASE WHEN g.k > 0 THEN now() ELSE e.updated_at END
+  FROM g
+  WHERE e.id = g.endpoint_id AND (g.k > 0 OR (g.reset AND e.consecutive_failures <> 0))
+  RETURNING e.id)
+SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM e)`
+
+// recordOutcomes writes a batch of attempts' outcomes in one statement.
+func (r *Resolver) recordOutcomes(ctx context.Context, q querier, out []deliveryOutcome) error {
+	n := len(out)
+	var (
+		eps, evs, statuses = make([]string, n), make([]string, n), make([]string, n)
+		gens, ords         = make([]int32, n), make([]int32, n)
+		codes              = make([]*int32, n)
+		errs               = make([]*string, n)
+		nexts              = make([]*time.Time, n)
+	)
+	for i, o := range out {
+		eps[i], evs[i], statuses[i] = o.d.EndpointID, o.d.EventID, o.status
+		gens[i], ords[i] = int32(o.d.Generation), int32(i)
+		codes[i], errs[i], nexts[i] = o.code, o.errTxt, o.next
+	}
+	var rec, eps2 int
+	err := q.QueryRow(ctx, recordOutcomesQuery, eps, evs, gens, ords, statuses, codes, errs, nexts, r.Now().UTC()).Scan(&rec, &eps2)
+	if err != nil {
+		return fmt.Errorf("record webhook attempts: %w", err)
+	}
+	return nil
+}

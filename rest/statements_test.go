@@ -1,0 +1,64 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/testkit"
+)
+
+// Statement budgets of the hot reads (issue 15), so that the design cannot
+// slide back: with the key's authentication cached, GET /v1/listings/{id}
+// (the listing, its 3 deliverables and the seller facts its readiness
+// needs) and GET /v1/account each make one SQL statement. The single-
+// statement listing read answers what the list's full listing answers.
+func TestReadStatementBudgets(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	r := env.Post("/v1/listings", acc.Key, map[string]any{"title": "Budget " + testkit.Unique(), "price": 500,
+		"deliverables": []any{
+			map[string]any{"type": "text", "value": "one"},
+			map[string]any{"type": "text", "value": "two"},
+			map[string]any{"type": "text", "value": "three"},
+		}})
+	require.Equal(t, 201, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+
+	statements := func(path string) (int64, *testkit.Response) {
+		require.Equal(t, 200, env.Get(path, acc.Key).Status) // the key's authentication cached
+		time.Sleep(50 * time.Millisecond)                    // its last-used write settled
+		before := env.Server.DB.Queries()
+		res := env.Get(path, acc.Key)
+		require.Equal(t, 200, res.Status, "%s", res.Body)
+		return env.Server.DB.Queries() - before, res
+	}
+	n, res := statements("/v1/listings/" + id)
+	require.Equal(t, int64(1), n, "statements of GET /v1/listings/{id}")
+	l := res.JSON(t)
+	require.Len(t, l["deliverables"], 3)
+	require.Equal(t, "one", l["deliverables"].([]any)[0].(map[string]any)["value"])
+	require.NotNil(t, l["readiness"])
+
+	n, _ = statements("/v1/account")
+	require.Equal(t, int64(1), n, "statements of GET /v1/account")
+
+	// The same listing through GraphQL's full listing (another query path).
+	var data struct {
+		Listing json.RawMessage `json:"listing"`
+	}
+	q := fmt.Sprintf(`{ listing(id: %q) { id title price status slug deliverables { id type value } readiness { sellable next } } }`, id)
+	g := gql(t, env, acc.Key, q, nil)
+	require.Empty(t, g.Errors)
+	require.NoError(t, json.Unmarshal(g.Data, &data))
+	var gl map[string]any
+	require.NoError(t, json.Unmarshal(data.Listing, &gl))
+	require.Equal(t, l["title"], gl["title"])
+	require.Len(t, gl["deliverables"], 3)
+	require.True(t, strings.EqualFold(l["readiness"].(map[string]any)["next"].(string), gl["readiness"].(map[string]any)["next"].(string)))
+}

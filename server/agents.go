@@ -1,0 +1,93 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2/formatter"
+
+	"commerce/graph"
+	"commerce/mcp"
+)
+
+// schemaSDL is the served GraphQL schema in SDL, with its descriptions
+// (formatted from the schema files embedded in graph/generated.go).
+var schemaSDL = sync.OnceValue(func() []byte {
+	var b bytes.Buffer
+	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(graph.NewExecutableSchema(graph.Config{}).Schema())
+	return b.Bytes()
+})
+
+// graphQLSchema is GET /graphql/schema.graphql.
+func graphQLSchema(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write(schemaSDL())
+}
+
+// llmsTxt is GET /llms.txt: the API summarised for language models
+// (https://llmstxt.org), with links to the machine-readable descriptions.
+func (s *Server) llmsTxt(w http.ResponseWriter, _ *http.Request) {
+	base := strings.TrimRight(s.Config.BaseURL, "/")
+	tools := mcp.Tools()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write([]byte(strings.NewReplacer("{base}", base, "{tools}", strconv.Itoa(len(tools))).Replace(llmsText)))
+}
+
+const llmsText = `# commerce
+
+> A service for selling digital content (files, links, text, or content the seller delivers
+> through a webhook): listings with product pages and checkout, orders, payouts through a payment
+> processor, outbound webhooks. Every account carries a readiness object that says whether it can
+> sell and what to do next, in a form an agent can execute.
+
+The same use cases are offered three ways, authenticated by an API key (Authorization: Bearer svc_…):
+
+- GraphQL, the complete API: POST {base}/graphql. Schema (SDL, every type and field described):
+  {base}/graphql/schema.graphql
+- REST under /v1, a facade over GraphQL: OpenAPI 3 document at {base}/v1/openapi.yaml
+- MCP (Model Context Protocol, streamable HTTP): {base}/mcp, or ` + "`commerce mcp`" + ` over stdio with the key in
+  COMMERCE_API_KEY. One tool per GraphQL query and mutation ({tools} tools), named in snake_case
+  (createListing is create_listing); the resource commerce://readiness holds the account's readiness.
+
+## Getting a key
+
+Three public steps, no key needed: POST {base}/v1/bootstrap {"email"} mails a 6-digit passcode
+and returns a session_id; POST {base}/v1/bootstrap/verify {"session_id","code"};
+POST {base}/v1/bootstrap/store {"session_id","display_name"} creates the store and returns the
+first API key (api_key, shown once) with the account's readiness.
+(GraphQL: startBootstrap, verifyBootstrap, completeBootstrap. MCP needs the key, so bootstrap
+over REST or GraphQL first.)
+
+## The readiness loop
+
+1. Read readiness: GET {base}/v1/account (readiness), GraphQL viewer { readiness { … } }, or the
+   MCP resource commerce://readiness.
+2. Take readiness.next. An action of kind api carries resolve: the REST call (method, endpoint,
+   params), the same as a GraphQL operation (resolve.graphql: query, variables) and as an MCP
+   tool call (resolve.mcp: tool, arguments). Values only the seller can decide are listed in
+   resolve.inputs (name: a path into params / variables.input / arguments.input, description,
+   example): ask the human for them, fill them in, and send everything else as given.
+   An action of kind human carries a url: give it to the human.
+3. Re-read readiness through readiness.refresh, and repeat until operational is true and
+   next is null.
+
+## Conventions
+
+- Errors are RFC 9457 problem documents (REST), extensions.code (GraphQL) or tool results with
+  isError and error {code, message, param, retry_after} (MCP). A 429 / rate_limited carries
+  retry_after in seconds.
+- Money is an integer in the smallest currency unit; timestamps are RFC 3339 UTC.
+- A read_only key may read everything and change nothing (permission_denied).
+
+## Docs
+
+- [OpenAPI]({base}/v1/openapi.yaml): every REST route, request and response.
+- [GraphQL schema]({base}/graphql/schema.graphql): the SDL with descriptions.
+- [GraphQL IDE]({base}/graphql): explore the schema in a browser.
+- [Error codes]({base}/errors/validation_error): each problem type has a page at /errors/{code}.
+`
