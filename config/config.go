@@ -22,6 +22,9 @@ const (
 	DefaultRedisURL    = "redis://127.0.0.1:56379/0"
 )
 
+// DefaultCheckoutExpiry is how long an unpaid checkout lives (CONTRACT §13).
+const DefaultCheckoutExpiry = 30 * time.Minute
+
 // DefaultWebhookRetrySchedule is the delay before each of the 7 retries.
 var DefaultWebhookRetrySchedule = []time.Duration{
 	5 * time.Second, 30 * time.Second, 2 * time.Minute, 10 * time.Minute,
@@ -57,6 +60,9 @@ type Config struct {
 	// PprofAddr, when set, serves net/http/pprof on a listener of its own
 	// (keep it on loopback: profiles reveal internals).
 	PprofAddr string
+	// CheckoutExpiry is how long an unpaid checkout lives before its order
+	// is canceled (CHECKOUT_EXPIRY, default 30m, 1s..24h).
+	CheckoutExpiry time.Duration
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -179,6 +185,14 @@ func Load(getenv func(string) string) (Config, error) {
 		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
 			return bad("PPROF_ADDR", "must be host:port, such as 127.0.0.1:6060")
 		}
+	}
+	c.CheckoutExpiry = DefaultCheckoutExpiry
+	if v := getenv("CHECKOUT_EXPIRY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 24*time.Hour {
+			return bad("CHECKOUT_EXPIRY", "must be a duration from 1s to 24h, such as 30m")
+		}
+		c.CheckoutExpiry = d
 	}
 	c.RateLimitScale = 1
 	if v := getenv("RATE_LIMIT_SCALE"); v != "" {

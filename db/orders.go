@@ -63,6 +63,7 @@ type Order struct {
 	ViewToken         string             `bun:"view_token"`
 	PurchaseTrackedAt *time.Time         `bun:"purchase_tracked_at"`
 	HandedOffAt       *time.Time         `bun:"handed_off_at"`
+	FulfillmentNote   *string            `bun:"fulfillment_note"`
 	CreatedAt         time.Time          `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	PaidAt            *time.Time         `bun:"paid_at"`
 	FulfilledAt       *time.Time         `bun:"fulfilled_at"`

@@ -1,9 +1,24 @@
 // Package docs embeds the service's API documents.
 package docs
 
-import _ "embed"
+import (
+	"bytes"
+	_ "embed"
+	"strconv"
+)
 
-// OpenAPI is the OpenAPI 3.0.3 description of every route.
+// OpenAPI is the OpenAPI 3.0.3 description of every route, as written: its
+// one server is the development address.
 //
 //go:embed openapi.yaml
 var OpenAPI []byte
+
+// devServer is the servers entry openapi.yaml is written with.
+var devServer = []byte("\nservers:\n  - url: http://localhost:8080\n")
+
+// OpenAPIFor is the document as a service at baseURL serves it: its servers
+// entry is baseURL (BASE_URL), so clients generated from the served
+// document call that service.
+func OpenAPIFor(baseURL string) []byte {
+	return bytes.Replace(OpenAPI, devServer, []byte("\nservers:\n  - url: "+strconv.Quote(baseURL)+"\n"), 1)
+}

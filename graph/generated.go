@@ -46,7 +46,9 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	Account struct {
 		APIKeys         func(childComplexity int, first *int, after *string) int
+		AvatarURL       func(childComplexity int) int
 		BillingStatus   func(childComplexity int) int
+		Bio             func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Currency        func(childComplexity int) int
 		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
@@ -269,6 +271,7 @@ type ComplexityRoot struct {
 	}
 
 	Listing struct {
+		AllReviews       func(childComplexity int, first *int, after *string) int
 		CheckoutSchema   func(childComplexity int) int
 		CheckoutURL      func(childComplexity int) int
 		CoverBlur        func(childComplexity int) int
@@ -365,6 +368,7 @@ type ComplexityRoot struct {
 		Deliverables    func(childComplexity int) int
 		DisputeStatus   func(childComplexity int) int
 		FulfilledAt     func(childComplexity int) int
+		FulfillmentNote func(childComplexity int) int
 		HandedOffAt     func(childComplexity int) int
 		HasDeliverables func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -490,6 +494,16 @@ type ComplexityRoot struct {
 		Text      func(childComplexity int) int
 	}
 
+	ReviewConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ReviewEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Reviews struct {
 		AverageRating func(childComplexity int) int
 		Count         func(childComplexity int) int
@@ -587,6 +601,9 @@ type EventResolver interface {
 }
 type ListingResolver interface {
 	Deliverables(ctx context.Context, obj *model.Listing) ([]*model.Deliverable, error)
+
+	Reviews(ctx context.Context, obj *model.Listing) (*model.Reviews, error)
+	AllReviews(ctx context.Context, obj *model.Listing, first *int, after *string) (*model.ReviewConnection, error)
 }
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
@@ -676,12 +693,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.APIKeys(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Account.avatarUrl":
+		if e.ComplexityRoot.Account.AvatarURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.AvatarURL(childComplexity), true
 	case "Account.billingStatus":
 		if e.ComplexityRoot.Account.BillingStatus == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Account.BillingStatus(childComplexity), true
+	case "Account.bio":
+		if e.ComplexityRoot.Account.Bio == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.Bio(childComplexity), true
 	case "Account.createdAt":
 		if e.ComplexityRoot.Account.CreatedAt == nil {
 			break
@@ -1597,6 +1626,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GraphQLCall.Variables(childComplexity), true
 
+	case "Listing.allReviews":
+		if e.ComplexityRoot.Listing.AllReviews == nil {
+			break
+		}
+
+		args, err := ec.field_Listing_allReviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Listing.AllReviews(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Listing.checkoutSchema":
 		if e.ComplexityRoot.Listing.CheckoutSchema == nil {
 			break
@@ -2201,6 +2241,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.FulfilledAt(childComplexity), true
+	case "Order.fulfillmentNote":
+		if e.ComplexityRoot.Order.FulfillmentNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.FulfillmentNote(childComplexity), true
 	case "Order.handedOffAt":
 		if e.ComplexityRoot.Order.HandedOffAt == nil {
 			break
@@ -2733,6 +2779,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Review.Text(childComplexity), true
 
+	case "ReviewConnection.edges":
+		if e.ComplexityRoot.ReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.Edges(childComplexity), true
+	case "ReviewConnection.pageInfo":
+		if e.ComplexityRoot.ReviewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewConnection.PageInfo(childComplexity), true
+
+	case "ReviewEdge.cursor":
+		if e.ComplexityRoot.ReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Cursor(childComplexity), true
+	case "ReviewEdge.node":
+		if e.ComplexityRoot.ReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReviewEdge.Node(childComplexity), true
+
 	case "Reviews.averageRating":
 		if e.ComplexityRoot.Reviews.AverageRating == nil {
 			break
@@ -3195,6 +3267,10 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_email(ctx, field)
 	case "displayName":
 		return ec.fieldContext_Account_displayName(ctx, field)
+	case "bio":
+		return ec.fieldContext_Account_bio(ctx, field)
+	case "avatarUrl":
+		return ec.fieldContext_Account_avatarUrl(ctx, field)
 	case "plan":
 		return ec.fieldContext_Account_plan(ctx, field)
 	case "feeRate":
@@ -3677,6 +3753,8 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_metadata(ctx, field)
 	case "reviews":
 		return ec.fieldContext_Listing_reviews(ctx, field)
+	case "allReviews":
+		return ec.fieldContext_Listing_allReviews(ctx, field)
 	case "readiness":
 		return ec.fieldContext_Listing_readiness(ctx, field)
 	case "createdAt":
@@ -3787,6 +3865,8 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_paidAt(ctx, field)
 	case "fulfilledAt":
 		return ec.fieldContext_Order_fulfilledAt(ctx, field)
+	case "fulfillmentNote":
+		return ec.fieldContext_Order_fulfillmentNote(ctx, field)
 	case "canceledAt":
 		return ec.fieldContext_Order_canceledAt(ctx, field)
 	case "updatedAt":
@@ -3981,6 +4061,26 @@ func (ec *executionContext) childFields_Review(ctx context.Context, field graphq
 		return ec.fieldContext_Review_createdAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Review", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ReviewConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ReviewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReviewEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Reviews(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4454,6 +4554,28 @@ func (ec *executionContext) field_Account_orders_args(ctx context.Context, rawAr
 }
 
 func (ec *executionContext) field_Account_webhooks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Listing_allReviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -5202,6 +5324,52 @@ func (ec *executionContext) _Account_displayName(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_Account_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Account_bio(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_bio(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bio, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_bio(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Account_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_avatarUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvatarURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_avatarUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -9291,7 +9459,7 @@ func (ec *executionContext) _Listing_reviews(ctx context.Context, field graphql.
 			return ec.fieldContext_Listing_reviews(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Reviews, nil
+			return ec.Resolvers.Listing().Reviews(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Reviews) graphql.Marshaler {
@@ -9305,11 +9473,55 @@ func (ec *executionContext) fieldContext_Listing_reviews(_ context.Context, fiel
 	fc = &graphql.FieldContext{
 		Object:     "Listing",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Reviews(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Listing_allReviews(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_allReviews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Listing().AllReviews(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReviewConnection) graphql.Marshaler {
+			return ec.marshalNReviewConnection2ᚖcommerceᚋgraphᚋmodelᚐReviewConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_allReviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Listing",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Listing_allReviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -11574,6 +11786,29 @@ func (ec *executionContext) fieldContext_Order_fulfilledAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Order_fulfillmentNote(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_fulfillmentNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FulfillmentNote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_fulfillmentNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Order_canceledAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13450,6 +13685,125 @@ func (ec *executionContext) _Review_createdAt(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Review_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Review", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ReviewConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ReviewEdge) graphql.Marshaler {
+			return ec.marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReviewEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ReviewEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ReviewEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ReviewEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Review) graphql.Marshaler {
+			return ec.marshalNReview2ᚖcommerceᚋgraphᚋmodelᚐReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ReviewEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ReviewEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Review(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Reviews_count(ctx context.Context, field graphql.CollectedField, obj *model.Reviews) (ret graphql.Marshaler) {
@@ -16252,7 +16606,7 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "processorTestKey"}
+	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "bio", "avatar", "processorTestKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -16280,6 +16634,20 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 				return it, err
 			}
 			it.DisplayName = graphql.OmittableOf(data)
+		case "bio":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("bio"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Bio = graphql.OmittableOf(data)
+		case "avatar":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("avatar"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Avatar = graphql.OmittableOf(data)
 		case "processorTestKey":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("processorTestKey"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -16608,6 +16976,16 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "displayName":
 			out.Values[i] = ec._Account_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bio":
+			out.Values[i] = ec._Account_bio(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "avatarUrl":
+			out.Values[i] = ec._Account_avatarUrl(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -18544,10 +18922,81 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "reviews":
-			out.Values[i] = ec._Listing_reviews(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Listing_reviews(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "allReviews":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Listing_allReviews(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "readiness":
 			out.Values[i] = ec._Listing_readiness(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -19234,6 +19683,11 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "fulfilledAt":
 			out.Values[i] = ec._Order_fulfilledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fulfillmentNote":
+			out.Values[i] = ec._Order_fulfillmentNote(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -20289,6 +20743,92 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "createdAt":
 			out.Values[i] = ec._Review_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewConnectionImplementors = []string{"ReviewConnection"}
+
+func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewConnection")
+		case "edges":
+			out.Values[i] = ec._ReviewConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ReviewConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var reviewEdgeImplementors = []string{"ReviewEdge"}
+
+func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, reviewEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ReviewEdge")
+		case "cursor":
+			out.Values[i] = ec._ReviewEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ReviewEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -22585,6 +23125,42 @@ func (ec *executionContext) marshalNReview2ᚖcommerceᚋgraphᚋmodelᚐReview(
 		return graphql.Null
 	}
 	return ec._Review(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewConnection2ᚖcommerceᚋgraphᚋmodelᚐReviewConnection(ctx context.Context, sel ast.SelectionSet, v *model.ReviewConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReviewConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReviewEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNReviewEdge2ᚖcommerceᚋgraphᚋmodelᚐReviewEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNReviewEdge2ᚖcommerceᚋgraphᚋmodelᚐReviewEdge(ctx context.Context, sel ast.SelectionSet, v *model.ReviewEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ReviewEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNReviews2ᚖcommerceᚋgraphᚋmodelᚐReviews(ctx context.Context, sel ast.SelectionSet, v *model.Reviews) graphql.Marshaler {

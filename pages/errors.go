@@ -4,6 +4,8 @@ import (
 	"embed"
 	"html/template"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -41,6 +43,17 @@ var funcs = template.FuncMap{
 			d.Purchase = &purchase{TransactionID: txID, Value: template.JS(value), Currency: currency}
 		}
 		return d
+	},
+	"ratings": func() []int { return []int{5, 4, 3, 2, 1} },
+	"stars": func(n int) string {
+		n = min(max(n, 0), 5)
+		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
+	},
+	"rating": func(avg *float64) string {
+		if avg == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*avg, 'f', 1, 64)
 	},
 	"parts": func() []string { return []string{"line1", "line2", "city", "postal_code", "state", "country"} },
 	"partLabel": func(p string) string {

@@ -35,7 +35,9 @@ func analyticsCSP(n string) string {
 
 type productData struct {
 	*resolvers.ProductPage
-	Nonce  string
+	Nonce string
+	// Notice tells a buyer sent back by the checkout what happened.
+	Notice string
 	Errors map[string]string
 	Values url.Values
 }
@@ -72,7 +74,8 @@ func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolver
 	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
-	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values})
+	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values,
+		Notice: resolvers.CheckoutNotice(r.URL.Query().Get("checkout"))})
 }
 
 // sameOrigin refuses cross-site form posts (CSRF): a present Origin, or else
@@ -129,7 +132,7 @@ type thankYouData struct {
 
 func (s *Site) thankYou(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	p, err := s.Resolver.ThankYou(r.Context(), chi.URLParam(r, "slug"), q.Get("order"), q.Get("token"))
+	p, err := s.Resolver.ThankYou(r.Context(), chi.URLParam(r, "slug"), q.Get("order"), q.Get("token"), r.Method != http.MethodHead)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -146,7 +149,7 @@ func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
 func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	p, err := s.Resolver.Download(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This purchase was refunded: its download link no longer works.")
+		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
 		return
 	}
 	if err != nil {
@@ -155,6 +158,38 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	s.render(w, r, http.StatusOK, "download.html", p)
+}
+
+// review takes the download page's review form: a review stored sends the
+// buyer back to the page (303); a refused one re-renders it with its
+// errors (422), nothing stored.
+func (s *Site) review(w http.ResponseWriter, r *http.Request) {
+	if !s.sameOrigin(r) {
+		s.fail(w, r, problem.New(problem.PermissionDenied, "Reviews are accepted from the download page only."))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	token := chi.URLParam(r, "token")
+	p, err := s.Resolver.SubmitReview(r.Context(), token, r.PostForm.Get("rating"), r.PostForm.Get("text"))
+	if errors.Is(err, resolvers.ErrGone) {
+		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(p.Review.Errors) > 0 {
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		s.render(w, r, http.StatusUnprocessableEntity, "download.html", p)
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, "/d/"+token+"#review", http.StatusSeeOther)
 }
 
 func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {

@@ -34,6 +34,7 @@ func (s *Site) Routes(r chi.Router) {
 	r.Post("/p/{slug}/checkout", s.checkout)
 	r.Get("/p/{slug}/thank-you", s.thankYou)
 	r.Get("/d/{token}", s.download)
+	r.Post("/d/{token}/review", s.review)
 	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
 	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
 	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
@@ -74,7 +75,7 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 func (s *Site) store(w http.ResponseWriter, r *http.Request) {
-	st, err := s.Resolver.StoreBySlug(r.Context(), chi.URLParam(r, "slug"))
+	st, err := s.Resolver.StoreBySlug(r.Context(), chi.URLParam(r, "slug"), r.URL.Query().Get("after"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

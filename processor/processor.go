@@ -94,6 +94,9 @@ type CheckoutRequest struct {
 	BuyerEmail         string
 	SuccessURL         string
 	CancelURL          string
+	// ExpiresAt is when the checkout stops taking payment (zero: the
+	// processor's default).
+	ExpiresAt time.Time
 	// APIKey, when set, is the seller's test key: the checkout runs in the
 	// processor's test mode.
 	APIKey string

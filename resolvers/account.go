@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -153,7 +151,7 @@ func (r *Resolver) readinessOf(a *db.Account, ex accountExtras) *model.AccountRe
 func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Account {
 	plan, _ := PlanByID(a.Plan)
 	return &model.Account{
-		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Plan: model.PlanID(a.Plan), FeeRate: plan.FeeRate,
+		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Bio: a.Bio, AvatarURL: r.avatarURL(a), Plan: model.PlanID(a.Plan), FeeRate: plan.FeeRate,
 		BillingStatus: model.BillingStatus(a.BillingStatus), Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
@@ -171,16 +169,24 @@ func (r *Resolver) toStoreModel(a *db.Account, ex accountExtras) *model.Store {
 		u := r.BaseURL + "/s/" + *a.Slug
 		s.URL = &u
 	}
-	if a.AvatarKey != nil {
-		u := r.MediaURL(*a.AvatarKey)
-		s.AvatarURL = &u
-	}
+	s.AvatarURL = r.avatarURL(a)
 	return s
 }
 
+// avatarURL is the public address of the account's avatar (nil: none).
+func (r *Resolver) avatarURL(a *db.Account) *string {
+	if a.AvatarKey == nil {
+		return nil
+	}
+	u := r.MediaURL(*a.AvatarKey)
+	return &u
+}
+
 // UpdateAccount changes the given fields of the caller's account.
-// Errors: authentication_error, permission_denied, validation_error
-// (ga_measurement_id, display_name), not_found.
+// The profile fields (display_name, bio, avatar) follow the store's rules
+// (profile.go). Errors: authentication_error, permission_denied,
+// validation_error (ga_measurement_id, display_name, bio, avatar,
+// processor_test_key), not_found.
 func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInput) (*model.Account, error) {
 	p, err := writer(ctx)
 	if err != nil {
@@ -198,16 +204,10 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 	if in.NotifyOrders != nil {
 		q = q.Set("notify_orders = ?", *in.NotifyOrders)
 	}
-	if v, ok := in.DisplayName.ValueOK(); ok {
-		if v != nil {
-			t := strings.TrimSpace(*v)
-			if t == "" || utf8.RuneCountInString(t) > 80 {
-				f.Add("display_name", "display_name must be 1 to 80 characters, or null")
-			}
-			v = &t
-		}
-		q = q.Set("display_name = ?", v)
-	}
+	name, nameSet := in.DisplayName.ValueOK()
+	bio, bioSet := in.Bio.ValueOK()
+	avatar, avatarSet := in.Avatar.ValueOK()
+	profile := profileOf(&f, name, nameSet && name == nil, bio, bioSet, avatar, avatarSet)
 	testKey, setTestKey := in.ProcessorTestKey.ValueOK()
 	if setTestKey {
 		if testKey != nil && !testKeyPattern.MatchString(*testKey) {
@@ -237,12 +237,22 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 		}
 		r.dropTestEndpoint(ctx, p.AccountID)
 	}
-	res, err := q.Exec(ctx)
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		q, err := r.applyProfile(ctx, tx, p.AccountID, profile, q.Conn(tx))
+		if err != nil {
+			return err
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("update account: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return problem.NotFoundf("The account no longer exists.")
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("update account: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, problem.NotFoundf("The account no longer exists.")
+		return nil, err
 	}
 	return r.Viewer(ctx)
 }

@@ -240,16 +240,10 @@ func (r *Resolver) VerifyBootstrap(ctx context.Context, in model.BootstrapVerify
 // (display_name, slug), invalid_session.
 func (r *Resolver) CompleteBootstrap(ctx context.Context, in model.BootstrapStoreInput) (*model.BootstrappedStore, error) {
 	var f problem.Fields
-	name := strings.TrimSpace(in.DisplayName)
-	if name == "" || len([]rune(name)) > 80 {
-		f.Add("display_name", "display_name is required, 1 to 80 characters")
-	}
+	name := displayNameOf(&f, "display_name", in.DisplayName)
 	var wantSlug string
 	if in.Slug != nil {
-		var ok bool
-		if wantSlug, ok = slugify(*in.Slug); !ok {
-			f.Add("slug", "slug must contain letters or digits (it is lowercased, with dashes between words)")
-		}
+		wantSlug = slugOf(&f, *in.Slug)
 	}
 	if err := f.Err(); err != nil {
 		return nil, err

@@ -24,6 +24,7 @@ type loaders struct {
 	deliverables *dataloadgen.Loader[string, []*model.Deliverable]
 	listings     *dataloadgen.Loader[string, *model.Listing]
 	customers    *dataloadgen.Loader[string, *model.Customer]
+	reviews      *dataloadgen.Loader[string, *model.Reviews]
 }
 
 // batch adapts a batch function to dataloadgen's.
@@ -44,6 +45,7 @@ func (r *Resolver) WithLoaders(ctx context.Context) context.Context {
 		deliverables: dataloadgen.NewLoader(batch(r.DeliverablesByListing)),
 		listings:     dataloadgen.NewLoader(batch(r.ListingsByID)),
 		customers:    dataloadgen.NewLoader(batch(r.CustomersByID)),
+		reviews:      dataloadgen.NewLoader(batch(r.ReviewsByListing)),
 	})
 }
 
@@ -61,6 +63,27 @@ func (x listingResolver) Deliverables(ctx context.Context, obj *model.Listing) (
 		return nil, err
 	}
 	return out[0], nil
+}
+
+// Reviews of a listing: already loaded (single listing), or through the
+// request's dataloader.
+func (x listingResolver) Reviews(ctx context.Context, obj *model.Listing) (*model.Reviews, error) {
+	if obj.Reviews != nil {
+		return obj.Reviews, nil
+	}
+	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
+		return l.reviews.Load(ctx, obj.ID)
+	}
+	out, err := x.ReviewsByListing(ctx, []string{obj.ID})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// AllReviews pages through a listing's reviews (GET /v1/listings/{id}/reviews).
+func (x listingResolver) AllReviews(ctx context.Context, obj *model.Listing, first *int, after *string) (*model.ReviewConnection, error) {
+	return x.ReviewsConnection(ctx, obj.ID, first, after)
 }
 
 // Listings is viewer.listings.

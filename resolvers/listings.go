@@ -85,11 +85,7 @@ func (v *listingFields) slug(s *string) string {
 	if s == nil {
 		return ""
 	}
-	out, ok := slugify(*s)
-	if !ok {
-		v.f.Add("slug", "slug must contain letters or digits (it is lowercased, with dashes between words)")
-	}
-	return out
+	return slugOf(&v.f, *s)
 }
 
 func (v *listingFields) metadata(m map[string]any) map[string]string {
@@ -370,7 +366,13 @@ func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, erro
 	if l == nil {
 		return nil, problem.NotFoundf("No listing %q on this account.", id)
 	}
-	return r.toListingModel(l, ds, facts), nil
+	m := r.toListingModel(l, ds, facts)
+	rs, err := r.ReviewsByListing(ctx, []string{l.ID})
+	if err != nil {
+		return nil, err
+	}
+	m.Reviews = rs[0]
+	return m, nil
 }
 
 // deliverablesOf loads the deliverables of listings in one query.
@@ -450,7 +452,6 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
-		Reviews:   &model.Reviews{Items: []*model.Review{}},
 		Readiness: listingReadiness(l, f),
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}

@@ -75,8 +75,9 @@ func (r *Resolver) NodeByID(ctx context.Context, id string) (model.Node, error) 
 		n, err = nodeOf(r.apiKeyByID(ctx, p.AccountID, id))
 	case "file":
 		n, err = nodeOf(r.fileByToken(ctx, p.AccountID, id))
+	case "rev":
+		n, err = nodeOf(r.reviewByID(ctx, p.AccountID, id))
 	default:
-		// rev_: reviews are not stored yet (none can exist); unknown prefixes.
 		return nil, nil
 	}
 	var pr *problem.Problem

@@ -74,7 +74,7 @@ func orderEventData(o *db.Order) map[string]any {
 		"listing_metadata": snap.Metadata, "deliverables": ds, "dispute_status": o.DisputeStatus,
 		"refund_amount": o.RefundAmount, "created_at": o.CreatedAt.UTC(), "paid_at": utc(o.PaidAt),
 		"fulfilled_at": utc(o.FulfilledAt), "canceled_at": utc(o.CanceledAt), "refunded_at": utc(o.RefundedAt),
-		"handed_off_at": utc(o.HandedOffAt),
+		"handed_off_at": utc(o.HandedOffAt), "fulfillment_note": o.FulfillmentNote,
 	}
 }
 
@@ -326,8 +326,11 @@ func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay
 	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", amount, o.AccountID); err != nil {
-		return err
+	// A lost dispute already took the whole amount out of revenue.
+	if !disputeLost(o) {
+		if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", amount, o.AccountID); err != nil {
+			return err
+		}
 	}
 	if o.CustomerID != nil {
 		if _, err := tx.ExecContext(ctx, "UPDATE customers SET total_spent = total_spent - ? WHERE id = ?", amount, *o.CustomerID); err != nil {
@@ -348,6 +351,11 @@ func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *
 	if _, err := tx.NewUpdate().Model(o).WherePK().Column("dispute_status").Set("updated_at = now()").Exec(ctx); err != nil {
 		return err
 	}
+	if d.Status == processor.DisputeLost {
+		if err := r.loseDispute(ctx, tx, o); err != nil {
+			return err
+		}
+	}
 	switch {
 	case d.Status == processor.DisputeWon || d.Status == processor.DisputeLost:
 		if opened {
@@ -360,6 +368,29 @@ func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *
 		return r.recordEvent(ctx, tx, o, EventOrderDisputed)
 	}
 	return nil
+}
+
+// loseDispute applies a lost dispute (CONTRACT §9): the buyer's access
+// grant is revoked (the download page answers 410) and the disputed amount
+// leaves the seller's revenue, unless a confirmed refund already took it
+// out (confirmRefund does not take it out twice either). The order's review
+// is hidden by the order's dispute status.
+func (r *Resolver) loseDispute(ctx context.Context, tx db.Tx, o *db.Order) error {
+	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
+		return fmt.Errorf("revoke access: %w", err)
+	}
+	if o.PaymentStatus != db.PaymentPaid {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", o.Amount, o.AccountID); err != nil {
+		return fmt.Errorf("update revenue: %w", err)
+	}
+	return nil
+}
+
+// disputeLost reports whether the order's dispute was lost.
+func disputeLost(o *db.Order) bool {
+	return o.DisputeStatus != nil && *o.DisputeStatus == processor.DisputeLost
 }
 
 // lockCallerOrder loads one of the caller's orders for update. Errors: not_found.
@@ -381,27 +412,9 @@ func lockCallerOrder(ctx context.Context, tx db.Tx, accountID, id string) (*db.O
 // paid. Errors: not_found, invalid_transition (current_status,
 // allowed_statuses), validation_error.
 func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.FulfillInput) (*model.Order, error) {
-	p, err := writer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !db.ValidID("ord", id) {
-		return nil, problem.NotFoundf("No order %q on this account.", id)
-	}
-	cur := new(db.Order)
-	err = r.DB.NewSelect().Model(cur).Column("id", "status", "content_type").
-		Where("id = ?", id).Where("account_id = ?", p.AccountID).Scan(ctx)
-	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return nil, problem.NotFoundf("No order %q on this account.", id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if done, err := fulfillState(cur); done || err != nil {
-		if err != nil {
-			return nil, err
-		}
-		return r.Order(ctx, id)
+	p, cur, done, err := r.fulfillable(ctx, id)
+	if done != nil || err != nil {
+		return done, err
 	}
 	if cur.ContentType == "webhook" && len(in.Deliverables) > 0 {
 		return nil, webhookFulfillProblem()
@@ -428,6 +441,10 @@ func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.Fulfill
 			return err
 		}
 		now := r.Now().UTC()
+		if in.Note != nil && strings.TrimSpace(*in.Note) != "" {
+			note := strings.TrimSpace(*in.Note)
+			o.FulfillmentNote = &note
+		}
 		switch o.ContentType {
 		case "webhook":
 			if len(ds) > 0 {
@@ -460,13 +477,60 @@ func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.Fulfill
 				return err
 			}
 		}
-		_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "fulfilled_at", "deliverables").Set("updated_at = now()").Exec(ctx)
+		_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "fulfilled_at", "deliverables", "fulfillment_note").
+			Set("updated_at = now()").Exec(ctx)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return r.Order(ctx, id)
+}
+
+// FulfillOrderUndecodable answers a fulfill whose body could not be read
+// (malformed JSON, an unknown field, a value of the wrong type): the order's
+// state still comes first, so an already fulfilled order is returned
+// unchanged, and only a paid one gets bodyErr. Errors: not_found,
+// invalid_transition, bodyErr.
+func (r *Resolver) FulfillOrderUndecodable(ctx context.Context, id string, bodyErr error) (*model.Order, error) {
+	_, _, done, err := r.fulfillable(ctx, id)
+	if done != nil || err != nil {
+		return done, err
+	}
+	return nil, bodyErr
+}
+
+// fulfillable checks, before any body, that the caller may fulfill the
+// order: done is the order when it is already fulfilled (returned
+// unchanged). Errors: authentication_error, permission_denied, not_found,
+// invalid_transition.
+func (r *Resolver) fulfillable(ctx context.Context, id string) (Principal, *db.Order, *model.Order, error) {
+	var none Principal
+	p, err := writer(ctx)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	if !db.ValidID("ord", id) {
+		return none, nil, nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	cur := new(db.Order)
+	err = r.DB.NewSelect().Model(cur).Column("id", "status", "content_type").
+		Where("id = ?", id).Where("account_id = ?", p.AccountID).Scan(ctx)
+	if errors.Is(db.NotFound(err), db.ErrNotFound) {
+		return none, nil, nil, problem.NotFoundf("No order %q on this account.", id)
+	}
+	if err != nil {
+		return none, nil, nil, err
+	}
+	done, err := fulfillState(cur)
+	if err != nil {
+		return none, nil, nil, err
+	}
+	if done {
+		o, err := r.Order(ctx, id)
+		return none, nil, o, err
+	}
+	return p, cur, nil, nil
 }
 
 // fulfillState says what fulfill does with an order in its state: done for
@@ -593,7 +657,7 @@ func toOrderModel(o *db.Order) *model.Order {
 		CheckoutData: o.CheckoutData, ListingSnapshot: o.ListingSnapshot, SellerSnapshot: o.SellerSnapshot,
 		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: (*model.DisputeStatus)(o.DisputeStatus),
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
-		FulfilledAt: utc(o.FulfilledAt), CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
+		FulfilledAt: utc(o.FulfilledAt), FulfillmentNote: o.FulfillmentNote, CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
 		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o)}
 	if m.CheckoutData == nil {
 		m.CheckoutData = map[string]any{}

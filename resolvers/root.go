@@ -56,6 +56,9 @@ type Resolver struct {
 	RetrySchedule []time.Duration
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
+	// CheckoutExpiry is how long an unpaid checkout lives before its order
+	// is canceled (CHECKOUT_EXPIRY); zero is the default, 30 minutes.
+	CheckoutExpiry time.Duration
 	// Version is the running version, reported by ping.
 	Version string
 	// Now is the clock; tests may replace it.

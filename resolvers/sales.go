@@ -15,8 +15,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/riverqueue/river"
+
 	"commerce/currency"
 	"commerce/db"
+	"commerce/graph/model"
 	"commerce/problem"
 	"commerce/processor"
 	"commerce/processor/sandbox"
@@ -49,6 +52,8 @@ type ProductPage struct {
 	UTMCampaign     string
 	// Available: published, and the seller can take payments.
 	Available bool
+	// Reviews are the shown reviews: count, average, the latest 10.
+	Reviews *model.Reviews
 }
 
 type saleListing struct {
@@ -109,6 +114,11 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
+	rs, rerr := r.ReviewsByListing(ctx, []string{s.l.ID})
+	if rerr != nil {
+		return nil, rerr
+	}
+	p.Reviews = rs[0]
 	if s.l.CoverKey != nil {
 		p.CoverURL = r.MediaURL(*s.l.CoverKey)
 		switch s.l.CoverBlur {
@@ -200,13 +210,24 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	if err != nil {
 		return nil, err
 	}
-	o, err := r.createPendingOrder(ctx, s, email, data, testKey != "")
+	expiresAt, cancelAt := r.checkoutExpiry()
+	var o *db.Order
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		var err error
+		if o, err = r.createPendingOrder(ctx, tx, s, email, data, testKey != ""); err != nil {
+			return err
+		}
+		// The order is canceled if still unpaid when the checkout expires.
+		_, err = r.Jobs.InsertTx(ctx, tx.River, CheckoutExpiryArgs{OrderID: o.ID}, &river.InsertOpts{ScheduledAt: cancelAt})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
-		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug, APIKey: testKey})
+		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug + "?checkout=canceled",
+		ExpiresAt: expiresAt, APIKey: testKey})
 	if err != nil {
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}
@@ -242,7 +263,33 @@ func (r *Resolver) testKeyOf(sealed []byte) (string, error) {
 	return key, nil
 }
 
-func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email string, data map[string]any, testMode bool) (*db.Order, error) {
+// stripeMinCheckoutLife is the shortest checkout Stripe accepts.
+const stripeMinCheckoutLife = 30 * time.Minute
+
+// stripeExpiryGrace is how long after a Stripe session's expiry the
+// service cancels a still pending order itself: Stripe's own
+// checkout.session.expired (or a completion just before the expiry) comes
+// first, and the job only covers a lost event.
+const stripeExpiryGrace = 10 * time.Minute
+
+// checkoutExpiry is when a checkout started now expires at the processor,
+// and when the expiry job cancels its order if it is still unpaid: the
+// same instant in the sandbox; under Stripe the session lives at least 30
+// minutes and the job waits stripeExpiryGrace longer.
+func (r *Resolver) checkoutExpiry() (expiresAt, cancelAt time.Time) {
+	life := r.CheckoutExpiry
+	if life <= 0 {
+		life = 30 * time.Minute
+	}
+	now := r.Now()
+	if r.Processor.Name() == processor.Sandbox {
+		return now.Add(life), now.Add(life)
+	}
+	life = max(life, stripeMinCheckoutLife)
+	return now.Add(life), now.Add(life + stripeExpiryGrace)
+}
+
+func (r *Resolver) createPendingOrder(ctx context.Context, tx db.Tx, s *saleListing, email string, data map[string]any, testMode bool) (*db.Order, error) {
 	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
 		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
@@ -261,7 +308,7 @@ func (r *Resolver) createPendingOrder(ctx context.Context, s *saleListing, email
 		ContentType: contentType, Status: db.OrderPending, PaymentStatus: db.PaymentUnpaid, CheckoutData: data,
 		ListingSnapshot: listingSnap, SellerSnapshot: sellerSnap, Deliverables: []db.OrderDeliverable{},
 		HasDeliverables: contentType == "static", TestMode: testMode, ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
-	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+	if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("create order: %w", err)
 	}
 	return o, nil
@@ -291,6 +338,13 @@ type ThankYouPage struct {
 	PriceText       string
 	Slug            string
 	GAMeasurementID string
+	// UTM values the analytics tag is configured with: the listing's, or
+	// the defaults (CONTRACT §10).
+	UTMSource   string
+	UTMMedium   string
+	UTMCampaign string
+	// StoreName is the seller's display name ("" without one).
+	StoreName string
 	// TrackPurchase: render the analytics purchase event (once per order).
 	TrackPurchase bool
 	Value         string // major units
@@ -299,8 +353,9 @@ type ThankYouPage struct {
 
 // ThankYou returns the thank-you page of an order, checked by its view
 // token. The analytics purchase event is rendered the first time the paid
-// order is shown, and never again. Errors: not_found.
-func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token string) (*ThankYouPage, error) {
+// order is shown with track (a GET; a HEAD shows nothing), and never again;
+// the tag is configured with the listing's UTM values. Errors: not_found.
+func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token string, track bool) (*ThankYouPage, error) {
 	o := new(db.Order)
 	err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("listing_slug = ?", slugValue).Scan(ctx)
 	if err != nil || subtle.ConstantTimeCompare([]byte(o.ViewToken), []byte(token)) != 1 {
@@ -312,9 +367,25 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	var ga *string
 	_ = r.DB.NewSelect().Table("accounts").Column("ga_measurement_id").Where("id = ?", o.AccountID).Scan(ctx, &ga)
+	var seller struct {
+		DisplayName *string `json:"display_name"`
+	}
+	_ = json.Unmarshal(o.SellerSnapshot, &seller)
+	var utm struct {
+		Source   *string `bun:"utm_source"`
+		Medium   *string `bun:"utm_medium"`
+		Campaign *string `bun:"utm_campaign"`
+	}
+	if err := r.DB.NewSelect().Table("listings").Column("utm_source", "utm_medium", "utm_campaign").
+		Where("id = ?", o.ListingID).Scan(ctx, &utm.Source, &utm.Medium, &utm.Campaign); err != nil {
+		return nil, fmt.Errorf("listing utm: %w", err)
+	}
 	p := &ThankYouPage{OrderID: o.ID, Title: snap.Title, Status: o.Status, PriceText: currency.Format(o.Amount, o.Currency),
-		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency)}
-	if p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
+		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency),
+		UTMSource: deref(utm.Source, "commerce"), UTMMedium: deref(utm.Medium, "product_page"),
+		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, "")}
+	// A HEAD request (track false) renders nothing, so it uses nothing up.
+	if track && p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
 		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
 		if err == nil {
 			n, _ := res.RowsAffected()
@@ -343,6 +414,10 @@ type DownloadPage struct {
 	Title        string
 	StoreName    string
 	Deliverables []DownloadItem
+	// Note is the seller's fulfillment note ("" without one).
+	Note string
+	// Review is the review form, or the buyer's review.
+	Review *ReviewForm
 }
 
 // DownloadItem is one deliverable on the download page.
@@ -389,7 +464,10 @@ func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, e
 	}
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
-	p := &DownloadPage{Token: token, Title: snap.Title, StoreName: deref(seller.DisplayName, "")}
+	p := &DownloadPage{Token: token, Title: snap.Title, StoreName: deref(seller.DisplayName, ""), Note: deref(o.FulfillmentNote, "")}
+	if p.Review, err = r.reviewFormOf(ctx, o); err != nil {
+		return nil, err
+	}
 	for _, d := range o.Deliverables {
 		it := DownloadItem{ID: d.ID, Type: d.Type, Name: deref(d.FileName, "")}
 		switch d.Type {
@@ -502,10 +580,82 @@ func (r *Resolver) CompleteSandboxCheckout(ctx context.Context, sessionID, outco
 	if err := r.ApplyProcessorEvent(ctx, ev); err != nil {
 		return "", err
 	}
-	if outcome == "paid" {
+	// Where the buyer goes follows what the order became: a payment that
+	// lost the race with the checkout's expiry returns to the product page.
+	var status string
+	if err := r.DB.NewSelect().Table("orders").Column("status").Where("id = ?", o.ID).Scan(ctx, &status); err != nil {
+		return "", err
+	}
+	switch status {
+	case db.OrderPaid, db.OrderFulfilled, db.OrderRefunded:
 		return r.thankYouURL(o), nil
+	case db.OrderFailed:
+		return r.BaseURL + "/p/" + o.ListingSlug + "?checkout=failed", nil
+	case db.OrderCanceled:
+		if outcome == "canceled" {
+			return r.BaseURL + "/p/" + o.ListingSlug + "?checkout=canceled", nil
+		}
+		return r.BaseURL + "/p/" + o.ListingSlug + "?checkout=expired", nil
 	}
 	return r.BaseURL + "/p/" + o.ListingSlug, nil
+}
+
+// CheckoutNotice is the sentence the product page shows a buyer sent back
+// by the checkout (the checkout query parameter: failed, canceled,
+// expired); "" for anything else.
+func CheckoutNotice(outcome string) string {
+	switch outcome {
+	case "failed":
+		return "Your payment did not go through, and you were not charged. You can try again."
+	case "canceled":
+		return "Your checkout was canceled, and you were not charged."
+	case "expired":
+		return "Your checkout expired before the payment, and you were not charged. You can start again."
+	}
+	return ""
+}
+
+// CheckoutExpiryArgs cancels an order whose checkout expired unpaid.
+type CheckoutExpiryArgs struct {
+	OrderID string `json:"order_id"`
+}
+
+// Kind names the job.
+func (CheckoutExpiryArgs) Kind() string { return "checkout_expiry" }
+
+// CheckoutExpiryWorker runs CheckoutExpiryArgs.
+type CheckoutExpiryWorker struct {
+	river.WorkerDefaults[CheckoutExpiryArgs]
+	R *Resolver
+}
+
+// Timeout bounds one run (one transaction), below jobs.RescueStuckJobsAfter.
+func (w *CheckoutExpiryWorker) Timeout(*river.Job[CheckoutExpiryArgs]) time.Duration {
+	return 15 * time.Second
+}
+
+// Work expires the checkout.
+func (w *CheckoutExpiryWorker) Work(ctx context.Context, job *river.Job[CheckoutExpiryArgs]) error {
+	return w.R.ExpireCheckout(ctx, job.Args.OrderID)
+}
+
+// ExpireCheckout cancels the order of an expired checkout if it is still
+// pending (order.canceled). The order is locked as a payment locks it, so
+// when a payment and the expiry race exactly one of them wins: a paid order
+// is left alone, and a payment arriving after the cancellation changes
+// nothing (markPaid leaves only pending and failed orders). Unknown orders
+// are ignored.
+func (r *Resolver) ExpireCheckout(ctx context.Context, orderID string) error {
+	return r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		o, err := lockOrder(ctx, tx, &processor.Payment{OrderID: orderID})
+		if errors.Is(err, db.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return r.endPending(ctx, tx, o, db.OrderCanceled)
+	})
 }
 
 // SandboxDispute plays a dispute outcome (open, under_review, won, lost) on

@@ -5,10 +5,10 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gosimple/slug"
 
+	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/problem"
@@ -82,22 +82,12 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 		return nil, err
 	}
 	var f problem.Fields
-	var name, newSlug string
-	if in.DisplayName != nil {
-		name = strings.TrimSpace(*in.DisplayName)
-		if name == "" || utf8.RuneCountInString(name) > 80 {
-			f.Add("display_name", "display_name must be 1 to 80 characters")
-		}
-	}
 	bio, bioSet := in.Bio.ValueOK()
-	if bioSet && bio != nil && utf8.RuneCountInString(*bio) > 500 {
-		f.Add("bio", "bio must be at most 500 characters")
-	}
+	avatar, avatarSet := in.Avatar.ValueOK()
+	change := profileOf(&f, in.DisplayName, false, bio, bioSet, avatar, avatarSet)
+	var newSlug string
 	if in.Slug != nil {
-		var ok bool
-		if newSlug, ok = slugify(*in.Slug); !ok {
-			f.Add("slug", "slug must contain letters or digits (it is lowercased, with dashes between words)")
-		}
+		newSlug = slugOf(&f, *in.Slug)
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -105,34 +95,9 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		q := tx.NewUpdate().Table("accounts").Set("updated_at = now()").
 			Where("id = ?", p.AccountID).Where("deleted_at IS NULL")
-		if in.DisplayName != nil {
-			q = q.Set("display_name = ?", name)
-		}
-		if bioSet {
-			q = q.Set("bio = ?", bio)
-		}
-		if avatar, ok := in.Avatar.ValueOK(); ok {
-			var old *string
-			if err := tx.NewSelect().Table("accounts").Column("avatar_key").Where("id = ?", p.AccountID).
-				For("UPDATE").Scan(ctx, &old); err != nil {
-				return err
-			}
-			var key *string
-			if avatar != nil {
-				_, k, err := r.claimFile(ctx, tx, p.AccountID, *avatar, "avatar", "avatar", func(f *db.File) string {
-					return publicPrefix + "avatars/" + p.AccountID + "/" + randomName() + extFor(f.ContentType)
-				})
-				if err != nil {
-					return err
-				}
-				key = &k
-			}
-			if old != nil {
-				if err := r.deleteBlobsAfterCommit(ctx, tx, *old); err != nil {
-					return err
-				}
-			}
-			q = q.Set("avatar_key = ?", key)
+		q, err := r.applyProfile(ctx, tx, p.AccountID, change, q)
+		if err != nil {
+			return err
 		}
 		if in.Slug != nil {
 			s, err := claimSlug(ctx, tx, "accounts", p.AccountID, newSlug, "", "store")
@@ -159,31 +124,80 @@ func (r *Resolver) UpdateStore(ctx context.Context, in model.UpdateStoreInput) (
 	return r.Store(ctx)
 }
 
-// PublicStore is a store page's content, found by slug. Errors: not_found.
+// storePageSize is how many listings a store page shows (CONTRACT §10).
+const storePageSize = 24
+
+// PublicStore is a store page's content, found by slug.
 type PublicStore struct {
 	DisplayName string
 	Bio         string
 	Slug        string
+	AvatarURL   string
+	// Listings are the published listings, newest first, one page.
+	Listings []StoreListing
+	// NextURL is the next page's address ("" on the last page); PrevURL
+	// the first page's when this is a later one.
+	NextURL  string
+	FirstURL string
 }
 
-// StoreBySlug returns the public store of a live account. Errors: not_found.
-func (r *Resolver) StoreBySlug(ctx context.Context, slugValue string) (*PublicStore, error) {
+// StoreListing is one listing on a store page.
+type StoreListing struct {
+	Title     string
+	PriceText string
+	CoverURL  string
+	URL       string
+}
+
+// StoreBySlug returns the public store of a live account with one page of
+// its published listings (drafts, paused and deleted listings are not
+// shown), newest first, 24 a page; after is the last listing id of the
+// previous page ("" for the first). Errors: not_found (no such store, or an
+// after that is not a listing id).
+func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*PublicStore, error) {
 	var ps PublicStore
-	var name, bio *string
-	err := r.DB.NewSelect().Table("accounts").Column("display_name", "bio", "slug").
+	var id string
+	var name, bio, avatar, cur *string
+	err := r.DB.NewSelect().Table("accounts").Column("id", "display_name", "bio", "slug", "avatar_key", "currency").
 		Where("slug = ?", strings.ToLower(slugValue)).Where("deleted_at IS NULL").
-		Scan(ctx, &name, &bio, &ps.Slug)
+		Scan(ctx, &id, &name, &bio, &ps.Slug, &avatar, &cur)
 	if err := db.NotFound(err); err != nil {
 		if err == db.ErrNotFound {
 			return nil, problem.NotFoundf("No store %q.", slugValue)
 		}
 		return nil, err
 	}
-	if name != nil {
-		ps.DisplayName = *name
+	if after != "" && !db.ValidID("lst", after) {
+		return nil, problem.NotFoundf("No such page of store %q.", slugValue)
 	}
-	if bio != nil {
-		ps.Bio = *bio
+	ps.DisplayName, ps.Bio = deref(name, ""), deref(bio, "")
+	if avatar != nil {
+		ps.AvatarURL = r.MediaURL(*avatar)
+	}
+	var rows []db.Listing
+	q := r.DB.NewSelect().Model(&rows).Where("account_id = ?", id).Where("status = ?", db.ListingPublished).
+		Where("deleted_at IS NULL").OrderExpr("id DESC").Limit(storePageSize + 1)
+	if after != "" {
+		q = q.Where("id < ?", after)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("store listings: %w", err)
+	}
+	base := r.BaseURL + "/s/" + ps.Slug
+	if len(rows) > storePageSize {
+		rows = rows[:storePageSize]
+		ps.NextURL = base + "?after=" + rows[len(rows)-1].ID
+	}
+	if after != "" {
+		ps.FirstURL = base
+	}
+	ps.Listings = make([]StoreListing, len(rows))
+	for i, l := range rows {
+		ps.Listings[i] = StoreListing{Title: l.Title, PriceText: currency.Format(l.Price, deref(cur, "")),
+			URL: r.BaseURL + "/p/" + l.Slug}
+		if l.CoverKey != nil {
+			ps.Listings[i].CoverURL = r.MediaURL(*l.CoverKey)
+		}
 	}
 	return &ps, nil
 }

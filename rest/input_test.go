@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"commerce/db"
+	"commerce/processor/sandbox"
 	"commerce/rest"
 	"commerce/testkit"
 )
@@ -96,6 +98,16 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 
 // fillPath replaces every {param} of a route path: the one named bad by
 // value (already escaped), the others by well-formed ids of nothing.
+// paidOrder is a paid order of a generated listing of the key's account.
+func paidOrder(t *testing.T, env *testkit.Env, key string) string {
+	t.Helper()
+	connectSandbox(t, env, key)
+	l := publishedListing(t, env, key, map[string]any{"title": "Paid " + testkit.Unique(), "price": 100, "external_delivery": "generated"})
+	id := startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("paid")}})
+	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, 100, "usd")))
+	return id
+}
+
 func fillPath(t *testing.T, path, bad, value string) string {
 	out := path
 	for _, seg := range strings.Split(path, "/") {
@@ -215,6 +227,10 @@ func TestInputBoundaryJSONStrings(t *testing.T) {
 				key = ""
 			}
 			path := fillPath(t, rt.Path, "", "")
+			if name == "POST /v1/orders/{id}/fulfill" {
+				// Fulfill reads the order's state before its body: a paid order.
+				path = "/v1/orders/" + paidOrder(t, env, key) + "/fulfill"
+			}
 			leaves := stringLeaves(body, "")
 			require.NotEmpty(t, leaves)
 			for _, leaf := range leaves {

@@ -55,6 +55,19 @@ func (a *API) getListing(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+func (a *API) listReviews(w http.ResponseWriter, r *http.Request) error {
+	lp, err := listParams(r)
+	if err != nil {
+		return err
+	}
+	out, err := a.Resolver.ListingReviews(r.Context(), chi.URLParam(r, "id"), lp.Limit, lp.Cursor)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateListingInput
 	if err := decodeJSON(r, &in); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 	"github.com/stretchr/testify/require"
 
@@ -47,6 +48,11 @@ func TestOpenAPIServed(t *testing.T) {
 	r := env.Get("/v1/openapi.yaml", "")
 	require.Equal(t, 200, r.Status)
 	require.Contains(t, string(r.Body), "openapi: 3.0.3")
+	// The servers entry follows BASE_URL.
+	doc, err := openapi3.NewLoader().LoadFromData(r.Body)
+	require.NoError(t, err)
+	require.Len(t, doc.Servers, 1)
+	require.Equal(t, env.URL, doc.Servers[0].URL)
 }
 
 func TestPlansAndPing(t *testing.T) {

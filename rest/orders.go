@@ -72,7 +72,13 @@ func (a *API) getOrder(w http.ResponseWriter, r *http.Request) error {
 func (a *API) fulfillOrder(w http.ResponseWriter, r *http.Request) error {
 	var in model.FulfillInput
 	if err := decodeJSON(r, &in); err != nil {
-		return err
+		// The order's state comes before its body (CONTRACT §9).
+		out, err := a.Resolver.FulfillOrderUndecodable(r.Context(), chi.URLParam(r, "id"), err)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
 	}
 	out, err := a.Resolver.FulfillOrder(r.Context(), chi.URLParam(r, "id"), in)
 	if err != nil {

@@ -286,7 +286,7 @@ func TestPurchaseExternalListing(t *testing.T) {
 
 	// Failed and canceled checkouts.
 	fid, back := buy(t, env, g["slug"].(string), url.Values{"email": {buyer}}, "failed")
-	require.Equal(t, env.URL+"/p/"+g["slug"].(string), back)
+	require.Equal(t, env.URL+"/p/"+g["slug"].(string)+"?checkout=failed", back)
 	require.Equal(t, "failed", env.Get("/v1/orders/"+fid, acc.Key).JSON(t)["status"])
 	cid, _ := buy(t, env, g["slug"].(string), url.Values{"email": {buyer}}, "canceled")
 	require.Equal(t, "canceled", env.Get("/v1/orders/"+cid, acc.Key).JSON(t)["status"])

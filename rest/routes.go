@@ -109,6 +109,7 @@ var Routes = []Route{
 	{Method: "GET", Path: "/v1/listings", Handler: (*API).listListings, Group: "listings", GraphQL: "Account.listings"},
 	{Method: "POST", Path: "/v1/listings", Handler: (*API).createListing, Group: "listings", GraphQL: "Mutation.createListing"},
 	{Method: "GET", Path: "/v1/listings/{id}", Handler: (*API).getListing, Group: "listings", GraphQL: "Query.listing"},
+	{Method: "GET", Path: "/v1/listings/{id}/reviews", Handler: (*API).listReviews, Group: "listings", GraphQL: "Listing.allReviews"},
 	{Method: "PUT", Path: "/v1/listings/{id}", Handler: (*API).updateListing, Group: "listings", GraphQL: "Mutation.updateListing"},
 	{Method: "DELETE", Path: "/v1/listings/{id}", Handler: (*API).deleteListing, Group: "listings", GraphQL: "Mutation.deleteListing"},
 	{Method: "POST", Path: "/v1/listings/{id}/publish", Handler: (*API).publishListing, Group: "listings", GraphQL: "Mutation.publishListing"},
@@ -134,7 +135,7 @@ type Field struct {
 // GraphQLOnly lists the GraphQL fields that have no REST route.
 var GraphQLOnly = []Field{
 	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
-		Note: "charged to the group of the id's prefix: lst_/del_ listings, ord_ orders, wh_ webhooks, evt_ events, any other default"},
+		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
@@ -146,7 +147,7 @@ func nodeGroup(args map[string]any) string {
 	id, _ := args["id"].(string)
 	prefix, _, _ := strings.Cut(id, "_")
 	switch prefix {
-	case "lst", "del":
+	case "lst", "del", "rev":
 		return "listings"
 	case "ord":
 		return "orders"

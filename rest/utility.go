@@ -59,7 +59,7 @@ func etagMatches(header, etag string) bool {
 func (a *API) openAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/yaml")
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	_, _ = w.Write(docs.OpenAPI)
+	_, _ = w.Write(docs.OpenAPIFor(a.Resolver.BaseURL))
 	return nil
 }
 

@@ -25,8 +25,11 @@ echo "run: building bin/commerce" >&2
 "$GO" build -o bin/commerce ./cmd/commerce
 bin/commerce migrate up >&2
 
-# 3. The development account, with a new API key on every start.
-account=$(bin/commerce accounts create --email "$EMAIL" --reuse)
+# 3. The development account and its key, kept in .data/dev-api-key: a later
+# start prints the same key while it works (a new one only when it was
+# revoked, expired or the database is new).
+mkdir -p .data
+account=$(bin/commerce accounts create --email "$EMAIL" --reuse --key-file .data/dev-api-key)
 key=$(sed -n 's/^api_key=//p' <<<"$account")
 if [ -z "$key" ]; then
   echo "run: error: 'commerce accounts create' printed no api_key line" >&2

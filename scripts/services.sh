@@ -24,8 +24,10 @@ export PATH="$PATH:/usr/sbin:/sbin"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 DEV_DIR="$REPO/.data"
-DEV_PG_PORT=55432
-DEV_REDIS_PORT=56379
+# The development ports; COMMERCE_DEV_PG_PORT / COMMERCE_DEV_REDIS_PORT move
+# them (the services check of `make test` uses free ones).
+DEV_PG_PORT="${COMMERCE_DEV_PG_PORT:-55432}"
+DEV_REDIS_PORT="${COMMERCE_DEV_REDIS_PORT:-56379}"
 START_TIMEOUT=30 # seconds to wait for a service to answer
 
 log() { echo "services: $*" >&2; }
@@ -267,8 +269,8 @@ cmd_dev() {
     if redis_answers "$DEV_REDIS_PORT"; then
       log "Redis is already running on 127.0.0.1:$DEV_REDIS_PORT"
     else
-      log "starting Redis on 127.0.0.1:$DEV_REDIS_PORT (data and log in .data/redis)"
-      redis_start "$DEV_DIR/redis" "$DEV_REDIS_PORT" || die "Redis did not start (see .data/redis/redis.log)"
+      log "starting Redis on 127.0.0.1:$DEV_REDIS_PORT (data and log in $DEV_DIR/redis)"
+      redis_start "$DEV_DIR/redis" "$DEV_REDIS_PORT" || die "Redis did not start (see $DEV_DIR/redis/redis.log)"
     fi
     REDIS_URL="redis://127.0.0.1:$DEV_REDIS_PORT/0"
   fi

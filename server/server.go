@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -134,11 +135,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		SandboxMail: cfg.SMTPURL == "",
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
+		CheckoutExpiry: cfg.CheckoutExpiry,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob()}, AddWorkers: []func(*river.Workers){
 		mailer.Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.CheckoutExpiryWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.GraceWorker{R: res}) },
 	}})
@@ -245,6 +248,9 @@ func (s *Server) routes() http.Handler {
 
 	r := chi.NewRouter()
 	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.Recover(ps))
+	// Every GET route also answers HEAD (CONTRACT §10): a HEAD with no
+	// route of its own is routed to the GET handler (the body is dropped).
+	r.Use(middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, req *http.Request) {
 		ps.Write(w, req, problem.Newf(problem.NotFound, "No route %s %s.", req.Method, req.URL.Path))
 	})

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,8 +38,9 @@ const usage = `usage:
   commerce serve [--no-worker]      start the HTTP server (and job workers)
   commerce worker                   start job workers only
   commerce migrate up|down|status   apply, roll back (last group; --all: everything) or show migrations
-  commerce accounts create --email E [--plan free|growth|scale] [--reuse]
-                                    create an account and print a new API key
+  commerce accounts create --email E [--plan free|growth|scale] [--reuse] [--key-file F]
+                                    create an account and print a new API key (with
+                                    --key-file, the key kept in F while it still works)
   commerce mcp                      serve MCP over stdio for the key in COMMERCE_API_KEY
 Configuration comes from the environment (see README).`
 
@@ -187,6 +189,7 @@ func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []s
 	email := fs.String("email", "", "the account's email address (required)")
 	plan := fs.String("plan", "free", "free, growth or scale")
 	reuse := fs.Bool("reuse", false, "when the email has an account already, issue a new key for it")
+	keyFile := fs.String("key-file", "", "keep the key in this file (mode 0600): a key there that still works for the account is printed again instead of a new one")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -198,6 +201,12 @@ func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []s
 		return err
 	}
 	defer srv.Close(context.Background())
+	if *keyFile != "" {
+		if id, key, ok := keptKey(ctx, srv, *keyFile, *email); ok {
+			fmt.Fprintf(stdout, "account_id=%s\napi_key=%s\n", id, key)
+			return nil
+		}
+	}
 	out, err := srv.Resolver.CreateAccount(ctx, *email, *plan, "created by commerce accounts create", *reuse)
 	if p := problem.From(err); p != nil {
 		return fmt.Errorf("accounts create: --%s: %s", p.Param, p.Detail)
@@ -205,8 +214,32 @@ func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []s
 	if err != nil {
 		return err
 	}
+	if *keyFile != "" {
+		if err := os.WriteFile(*keyFile, []byte(out.Key.Key+"\n"), 0o600); err != nil {
+			return fmt.Errorf("accounts create: --key-file: %w", err)
+		}
+	}
 	fmt.Fprintf(stdout, "account_id=%s\napi_key=%s\n", out.Account.ID, out.Key.Key)
 	return nil
+}
+
+// keptKey reads the key kept in file and reports whether it still
+// authenticates as the live account of email (not revoked, not expired).
+func keptKey(ctx context.Context, srv *server.Server, file, email string) (accountID, key string, ok bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", "", false
+	}
+	key = strings.TrimSpace(string(b))
+	p, err := srv.Resolver.Authenticate(ctx, key)
+	if err != nil {
+		return "", "", false
+	}
+	acc, err := db.AccountByEmail(ctx, srv.DB, email)
+	if err != nil || acc.ID != p.AccountID {
+		return "", "", false
+	}
+	return acc.ID, key, true
 }
 
 // serveMCP serves the MCP server over t (stdio) for the caller holding key,

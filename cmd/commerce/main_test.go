@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"syscall"
 	"testing"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"commerce/db"
 	"commerce/testkit"
 )
 
@@ -48,7 +52,36 @@ func TestCommands(t *testing.T) {
 	require.NotNil(t, m, out.String())
 	key := m[2]
 
-	err := run([]string{"accounts", "create", "--email", "not-an-email"}, &out)
+	// make run's development key: kept in a file and reused while it works.
+	keyFile := filepath.Join(t.TempDir(), "dev-api-key")
+	devEmail := "dev-" + testkit.Unique() + "@example.com"
+	keyOf := func() string {
+		out.Reset()
+		require.NoError(t, run([]string{"accounts", "create", "--email", devEmail, "--reuse", "--key-file", keyFile}, &out))
+		m := regexp.MustCompile(`(?m)^api_key=(svc_[0-9A-Za-z]{40})$`).FindStringSubmatch(out.String())
+		require.NotNil(t, m, out.String())
+		return m[1]
+	}
+	first := keyOf()
+	require.Equal(t, first, keyOf(), "a second run reuses the key")
+	require.Equal(t, first, keyOf())
+	st, err := os.Stat(keyFile)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), st.Mode().Perm())
+	d, err := db.Open(context.Background(), testkit.DatabaseURL)
+	require.NoError(t, err)
+	var keys int
+	require.NoError(t, d.Pool.QueryRow(context.Background(), `SELECT count(*) FROM api_keys k JOIN accounts a ON a.id = k.account_id
+		WHERE a.email = $1`, devEmail).Scan(&keys))
+	require.Equal(t, 1, keys, "one key, not one per run")
+	_, err = d.Pool.Exec(context.Background(), `UPDATE api_keys SET revoked_at = now() WHERE account_id = (SELECT id FROM accounts WHERE email = $1)`, devEmail)
+	require.NoError(t, err)
+	d.Close()
+	second := keyOf()
+	require.NotEqual(t, first, second, "a revoked key is replaced")
+	require.Equal(t, second, keyOf())
+
+	err = run([]string{"accounts", "create", "--email", "not-an-email"}, &out)
 	require.ErrorContains(t, err, "--email")
 	err = run([]string{"accounts", "create", "--email", "x@example.com", "--plan", "gold"}, &out)
 	require.ErrorContains(t, err, "--plan")

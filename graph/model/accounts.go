@@ -12,6 +12,8 @@ type Account struct {
 	ID              string            `json:"id"`
 	Email           string            `json:"email"`
 	DisplayName     *string           `json:"display_name"`
+	Bio             *string           `json:"bio"`
+	AvatarURL       *string           `json:"avatar_url"`
 	Plan            PlanID            `json:"plan"`
 	FeeRate         string            `json:"fee_rate"`
 	BillingStatus   BillingStatus     `json:"billing_status"`
@@ -113,6 +115,10 @@ type UpdateAccountInput struct {
 	GAMeasurementID graphql.Omittable[*string] `json:"ga_measurement_id"`
 	NotifyOrders    *bool                      `json:"notify_orders"`
 	DisplayName     graphql.Omittable[*string] `json:"display_name"`
+	// Bio is the profile's biography (at most 500 characters); null clears it.
+	Bio graphql.Omittable[*string] `json:"bio"`
+	// Avatar is a file token of purpose avatar; null removes the avatar.
+	Avatar graphql.Omittable[*string] `json:"avatar"`
 	// ProcessorTestKey is a Stripe test key (sk_test_… or rk_test_…); null clears it.
 	ProcessorTestKey graphql.Omittable[*string] `json:"processor_test_key"`
 }

@@ -84,6 +84,26 @@ type Review struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// ReviewList is a page of GET /v1/listings/{id}/reviews.
+type ReviewList struct {
+	Object     string    `json:"object"`
+	Data       []*Review `json:"data"`
+	HasMore    bool      `json:"has_more"`
+	NextCursor *string   `json:"next_cursor"`
+}
+
+// ReviewConnection is a Relay connection of reviews.
+type ReviewConnection struct {
+	Edges    []*ReviewEdge `json:"edges"`
+	PageInfo *PageInfo     `json:"page_info"`
+}
+
+// ReviewEdge is one review of a connection.
+type ReviewEdge struct {
+	Cursor string  `json:"cursor"`
+	Node   *Review `json:"node"`
+}
+
 // Deliverable is content a buyer receives.
 type Deliverable struct {
 	Object    string           `json:"object"`

@@ -34,9 +34,11 @@ type Order struct {
 	CreatedAt       time.Time        `json:"created_at"`
 	PaidAt          *time.Time       `json:"paid_at"`
 	FulfilledAt     *time.Time       `json:"fulfilled_at"`
-	CanceledAt      *time.Time       `json:"canceled_at"`
-	UpdatedAt       time.Time        `json:"updated_at"`
-	Readiness       *OrderReadiness  `json:"readiness"`
+	// FulfillmentNote is the seller's note to the buyer given with fulfill.
+	FulfillmentNote *string         `json:"fulfillment_note"`
+	CanceledAt      *time.Time      `json:"canceled_at"`
+	UpdatedAt       time.Time       `json:"updated_at"`
+	Readiness       *OrderReadiness `json:"readiness"`
 }
 
 // OrderReadiness names the recommended next action on an order.

@@ -20,7 +20,8 @@ const (
 	orderPrefix         = "ord_"
 )
 
-// checkoutLife is how long a sandbox checkout session is advertised to live.
+// checkoutLife is how long a sandbox checkout session is advertised to live
+// when the request names no expiry.
 const checkoutLife = time.Hour
 
 // Dispute outcomes the sandbox dispute form posts (CONTRACT §11).
@@ -49,10 +50,14 @@ func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRe
 		return processor.CheckoutSession{}, fmt.Errorf("sandbox: %q is not an order id", req.OrderID)
 	}
 	id := SessionPrefix + suffix(req.OrderID)
+	exp := req.ExpiresAt
+	if exp.IsZero() {
+		exp = p.Now().Add(checkoutLife)
+	}
 	return processor.CheckoutSession{
 		ID:        id,
 		URL:       p.BaseURL + "/sandbox/checkout/" + id,
-		ExpiresAt: p.Now().Add(checkoutLife).UTC().Truncate(time.Second),
+		ExpiresAt: exp.UTC().Truncate(time.Second),
 	}, nil
 }
 

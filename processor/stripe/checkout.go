@@ -59,6 +59,10 @@ func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRe
 		SuccessURL:        stripego.String(req.SuccessURL),
 		CancelURL:         stripego.String(req.CancelURL),
 	}
+	if !req.ExpiresAt.IsZero() {
+		// Stripe takes 30 minutes to 24 hours.
+		params.ExpiresAt = stripego.Int64(req.ExpiresAt.Unix())
+	}
 	if req.APIKey != "" {
 		// Test mode: a direct charge on the seller's own test account,
 		// which has no connected account to pay and no platform to keep a

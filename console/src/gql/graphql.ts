@@ -355,6 +355,10 @@ export type SubscriptionStatus =
 
 /** Account fields to change; an omitted field keeps its value. */
 export type UpdateAccountInput = {
+  /** A file token of purpose AVATAR; null removes the avatar. */
+  avatar?: string | null | undefined;
+  /** The profile's biography, at most 500 characters; null clears it. */
+  bio?: string | null | undefined;
   /** The seller's name, 1 to 80 characters; null clears it. */
   displayName?: string | null | undefined;
   /** G- and 10 capital letters or digits; null clears it. */

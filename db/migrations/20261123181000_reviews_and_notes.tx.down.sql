@@ -1,0 +1,2 @@
+DROP TABLE reviews;
+ALTER TABLE orders DROP COLUMN fulfillment_note;
