@@ -359,7 +359,7 @@ func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, erro
 	if !db.ValidID("lst", id) {
 		return nil, problem.NotFoundf("No listing %q on this account.", id)
 	}
-	l, ds, facts, err := r.readListing(ctx, p.AccountID, id)
+	l, ds, reviews, facts, err := r.readListing(ctx, p.AccountID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -367,11 +367,7 @@ func (r *Resolver) Listing(ctx context.Context, id string) (*model.Listing, erro
 		return nil, problem.NotFoundf("No listing %q on this account.", id)
 	}
 	m := r.toListingModel(l, ds, facts)
-	rs, err := r.ReviewsByListing(ctx, []string{l.ID})
-	if err != nil {
-		return nil, err
-	}
-	m.Reviews = rs[0]
+	m.Reviews = reviews
 	return m, nil
 }
 
