@@ -66,6 +66,9 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name s
 // fail renders a problem as a page: its status and detail, never internals.
 func (s *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	p := problem.From(err)
+	if p == nil { // not a problem (a timeout, a database failure): logged, shown as internal_error
+		p = problem.Internal()
+	}
 	if p.Code == problem.InternalError {
 		s.Log.ErrorContext(r.Context(), "page failed", "path", r.URL.Path, "error", err)
 	}
