@@ -76,6 +76,9 @@ func (c *consoleSessions) authenticate(next http.Handler) http.Handler {
 				return
 			}
 			p, err := c.res.AuthenticateSession(ctx, ck.Value)
+			if err != nil && ctx.Err() != nil {
+				return // the client went away (a navigation canceled it): nobody to answer, nothing to log
+			}
 			if err != nil {
 				if problem.From(err) != nil {
 					http.SetCookie(w, c.cookie("", -1))
