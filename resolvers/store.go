@@ -158,9 +158,10 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 	var ps PublicStore
 	var id string
 	var name, bio, avatar, cur *string
-	err := r.DB.NewSelect().Table("accounts").Column("id", "display_name", "bio", "slug", "avatar_key", "currency").
+	var billing string
+	err := r.DB.NewSelect().Table("accounts").Column("id", "display_name", "bio", "slug", "avatar_key", "currency", "billing_status").
 		Where("slug = ?", strings.ToLower(slugValue)).Where("deleted_at IS NULL").
-		Scan(ctx, &id, &name, &bio, &ps.Slug, &avatar, &cur)
+		Scan(ctx, &id, &name, &bio, &ps.Slug, &avatar, &cur, &billing)
 	if err := db.NotFound(err); err != nil {
 		if err == db.ErrNotFound {
 			return nil, problem.NotFoundf("No store %q.", slugValue)
@@ -175,6 +176,12 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 		ps.AvatarURL = r.MediaURL(*avatar)
 	}
 	var rows []db.Listing
+	if billing == "unpaid" {
+		// Its product pages answer 410 until billing is updated (CONTRACT
+		// §16): the store links to none of them meanwhile.
+		ps.Listings = []StoreListing{}
+		return &ps, nil
+	}
 	q := r.DB.NewSelect().Model(&rows).Where("account_id = ?", id).Where("status = ?", db.ListingPublished).
 		Where("deleted_at IS NULL").OrderExpr("id DESC").Limit(storePageSize + 1)
 	if after != "" {

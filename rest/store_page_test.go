@@ -148,3 +148,29 @@ func TestAccountProfile(t *testing.T) {
 	require.Eventually(t, func() bool { return env.Get(strings.TrimPrefix(avatarURL, env.URL), "").Status == 404 },
 		10*time.Second, 100*time.Millisecond, "the avatar is deleted from storage")
 }
+
+// While the account is unpaid its product pages answer 410 (CONTRACT §16),
+// so its store page lists none of them; a paid renewal brings them back.
+func TestStorePageOfAnUnpaidAccount(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	slug := "unpaid-" + strings.ToLower(testkit.Unique())
+	require.Equal(t, 200, env.Do(testkit.Request{Method: "PUT", Path: "/v1/store", Key: acc.Key,
+		Body: map[string]any{"display_name": "Lapsed Seller", "slug": slug}}).Status)
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Woven Basket", "price": 900})
+	setBilling := func(status string) {
+		_, err := env.Server.DB.Pool.Exec(t.Context(), "UPDATE accounts SET billing_status = $1 WHERE id = $2", status, acc.ID)
+		require.NoError(t, err)
+	}
+
+	setBilling("unpaid")
+	require.Equal(t, 410, env.Get("/p/"+l["slug"].(string), "").Status)
+	body := string(env.Get("/s/"+slug, "").Body)
+	require.NotContains(t, body, "Woven Basket", "no link to a page that answers 410")
+	require.Contains(t, body, "Lapsed Seller has no products for sale")
+
+	setBilling("active")
+	require.Contains(t, string(env.Get("/s/"+slug, "").Body), "Woven Basket")
+}
