@@ -2,21 +2,13 @@ package server
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/rand"
-	"crypto/sha256"
 	"embed"
 	"encoding/base64"
-	"encoding/hex"
 	"fmt"
-	"html/template"
-	"io/fs"
 	"net/http"
-	"path"
 	"strconv"
-	"strings"
 	"sync"
-	"time"
 )
 
 // apidocsFiles is the API reference at /docs/api: the page (index.html),
@@ -36,57 +28,14 @@ const (
 	apidocsSpec = "/v1/openapi.yaml"
 )
 
-var apidocsTypes = map[string]string{
-	".js":  "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-}
-
-// apidocs is the page template and the assets it refers to.
-type apidocs struct {
-	page *template.Template
-	// urls maps a file under apidocs/ to its URL:
-	// /docs/api/assets/{first 16 hex digits of its SHA-256}/{base name}.
-	urls map[string]string
-	// assets maps "{hash}/{base name}" to the file.
-	assets map[string]*ideAsset
-}
-
-// loadAPIDocs reads the embedded files once, on first use. Anything missing
-// is a build defect, so it panics (the tests load it).
-var loadAPIDocs = sync.OnceValue(func() *apidocs {
-	d := &apidocs{urls: map[string]string{}, assets: map[string]*ideAsset{}}
-	err := fs.WalkDir(apidocsFiles, "apidocs", func(p string, e fs.DirEntry, err error) error {
-		ct, ok := apidocsTypes[path.Ext(p)]
-		if err != nil || e.IsDir() || !ok {
-			return err
-		}
-		data, err := apidocsFiles.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		key := hex.EncodeToString(sum[:])[:16] + "/" + path.Base(p)
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		_, _ = zw.Write(data)
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		tag := hex.EncodeToString(sum[:16])
-		d.assets[key] = &ideAsset{contentType: ct, data: data, gz: gz.Bytes(), etag: `"` + tag + `"`, gzTag: `"` + tag + `-gzip"`}
-		d.urls[strings.TrimPrefix(p, "apidocs/")] = apidocsAssets + key
-		return nil
-	})
-	if err != nil {
-		panic(fmt.Sprintf("apidocs: embedded files: %v", err))
-	}
-	d.page = template.Must(template.ParseFS(apidocsFiles, "apidocs/index.html"))
-	return d
-})
+// loadAPIDocs reads the embedded files once, on first use (the IDE's
+// mechanism: loadEmbeddedPage). Anything missing is a build defect, so it
+// panics (the tests load it).
+var loadAPIDocs = sync.OnceValue(func() *ide { return loadEmbeddedPage(apidocsFiles, "apidocs", apidocsAssets) })
 
 // apidocsPage is what index.html is rendered with.
 type apidocsPage struct {
-	d     *apidocs
+	d     *ide
 	Nonce string
 	Spec  string
 }
@@ -139,23 +88,5 @@ func apiReference() http.Handler {
 // GET /docs/api/assets/{hash}/{name}: content-addressed, so cached for a
 // year; gzip when the client accepts it. Anything else goes to notFound.
 func apiReferenceAssets(notFound http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := loadAPIDocs().assets[strings.TrimPrefix(r.URL.Path, apidocsAssets)]
-		if !ok {
-			notFound.ServeHTTP(w, r)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", a.contentType)
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Add("Vary", "Accept-Encoding")
-		body, etag := a.data, a.etag
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-			body, etag = a.gz, a.gzTag
-			h.Set("Content-Encoding", "gzip")
-		}
-		h.Set("ETag", etag)
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
-	})
+	return embeddedAssets(loadAPIDocs, apidocsAssets, notFound)
 }

@@ -40,11 +40,12 @@ type ideAsset struct {
 	etag, gzTag string
 }
 
-// ide is the page template and the assets it refers to.
+// ide is an embedded page (the IDE, the API reference): its template and
+// the assets it refers to (loadEmbeddedPage).
 type ide struct {
 	page *template.Template
-	// urls maps a file under graphiql/ to its URL relative to the page:
-	// graphql/assets/{first 16 hex digits of its SHA-256}/{base name}.
+	// urls maps a file under the page's directory to its URL: the assets
+	// URL, then {first 16 hex digits of its SHA-256}/{base name}.
 	urls map[string]string
 	// assets maps "{hash}/{base name}" to the file.
 	assets map[string]*ideAsset
@@ -57,14 +58,21 @@ var ideTypes = map[string]string{
 
 // loadIDE reads the embedded files once, on first use. Anything missing is
 // a build defect, so it panics (the tests load it).
-var loadIDE = sync.OnceValue(func() *ide {
+var loadIDE = sync.OnceValue(func() *ide { return loadEmbeddedPage(graphiqlFiles, "graphiql", ideAssets) })
+
+// loadEmbeddedPage reads an embedded page: dir/index.html as a template, and
+// every script and style sheet under dir, served content-addressed at
+// assetsURL + "{first 16 hex digits of its SHA-256}/{base name}" (gzipped
+// once, here). The IDE and the API reference are both such pages. Anything
+// missing is a build defect, so it panics.
+func loadEmbeddedPage(fsys embed.FS, dir, assetsURL string) *ide {
 	d := &ide{urls: map[string]string{}, assets: map[string]*ideAsset{}}
-	err := fs.WalkDir(graphiqlFiles, "graphiql", func(p string, e fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, dir, func(p string, e fs.DirEntry, err error) error {
 		ct, ok := ideTypes[path.Ext(p)]
 		if err != nil || e.IsDir() || !ok {
 			return err
 		}
-		data, err := graphiqlFiles.ReadFile(p)
+		data, err := fsys.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -78,15 +86,15 @@ var loadIDE = sync.OnceValue(func() *ide {
 		}
 		tag := hex.EncodeToString(sum[:16])
 		d.assets[key] = &ideAsset{contentType: ct, data: data, gz: gz.Bytes(), etag: `"` + tag + `"`, gzTag: `"` + tag + `-gzip"`}
-		d.urls[strings.TrimPrefix(p, "graphiql/")] = ideAssets + key
+		d.urls[strings.TrimPrefix(p, dir+"/")] = assetsURL + key
 		return nil
 	})
 	if err != nil {
-		panic(fmt.Sprintf("graphiql: embedded files: %v", err))
+		panic(fmt.Sprintf("%s: embedded files: %v", dir, err))
 	}
-	d.page = template.Must(template.ParseFS(graphiqlFiles, "graphiql/index.html"))
+	d.page = template.Must(template.ParseFS(fsys, dir+"/index.html"))
 	return d
-})
+}
 
 // idePage is what index.html is rendered with.
 type idePage struct {
@@ -147,12 +155,18 @@ func graphiQL() http.Handler {
 var hostPattern = regexp.MustCompile(`^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$`)
 
 // graphiQLAssets serves the IDE's embedded scripts and style sheets on
-// GET /graphql/assets/{hash}/{name}. The hash is the content's, so a
-// response never changes and is cached for a year; gzip when the client
-// accepts it. Anything else is passed to notFound.
+// GET /graphql/assets/{hash}/{name}. Anything else is passed to notFound.
 func graphiQLAssets(notFound http.Handler) http.Handler {
+	return embeddedAssets(loadIDE, "/"+ideAssets, notFound)
+}
+
+// embeddedAssets serves the assets of an embedded page (loadEmbeddedPage)
+// under prefix. The hash is the content's, so a response never changes and
+// is cached for a year; gzip when the client accepts it. Anything else is
+// passed to notFound.
+func embeddedAssets(load func() *ide, prefix string, notFound http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := loadIDE().assets[strings.TrimPrefix(r.URL.Path, "/"+ideAssets)]
+		a, ok := load().assets[strings.TrimPrefix(r.URL.Path, prefix)]
 		if !ok {
 			notFound.ServeHTTP(w, r)
 			return
