@@ -35,11 +35,8 @@ type Account struct {
 	DetailsSubmitted   bool    `bun:"details_submitted"`
 	OnboardingToken    *string `bun:"onboarding_token"`
 
-	// Running sales totals, kept by the order transitions.
-	RevenueTotal     int64      `bun:"revenue_total"`
-	OrdersMonth      *time.Time `bun:"orders_month,type:date"`
-	OrdersMonthCount int        `bun:"orders_month_count"`
-	ListingsCount    int        `bun:"listings_count"`
+	// The sales totals are in account_stats (kept by the order transitions).
+	ListingsCount int `bun:"listings_count"`
 	// ProcessorTestKey is the sealed test key (nil: live mode).
 	ProcessorTestKey []byte `bun:"processor_test_key"`
 	// ProcessorTestEndpointID and ProcessorTestEndpointSecret (sealed) are

@@ -36,9 +36,9 @@ type accountExtras struct {
 
 // accountQuery loads a live account with everything its response needs, in
 // one round trip: GET /v1/account is on every integration's hot path. Stats
-// are running totals kept on the account row, never computed from orders.
+// are running totals kept in the account's stats shards, never computed from orders.
 const accountQuery = `SELECT ` + accountColumns + `
-FROM accounts a
+FROM accounts a` + accountStatsJoin + `
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
 // accountColumns are the columns of accountQuery (a is the account), in
@@ -47,8 +47,7 @@ const accountColumns = `
        a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
        a.bio, a.avatar_key, a.slug, a.currency, a.ga_measurement_id, a.processor_account_id,
        a.processor_status, a.charges_enabled, a.payouts_enabled, a.details_submitted, a.onboarding_token,
-       a.revenue_total,
-       CASE WHEN a.orders_month = date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN a.orders_month_count ELSE 0 END,
+       st.revenue, st.orders_month_count,
        coalesce((SELECT w.id FROM webhook_endpoints w
                  WHERE w.account_id = a.id AND w.status = 'disabled' AND w.disabled_reason = 'consecutive_failures'
                  ORDER BY w.id LIMIT 1), ''),
@@ -66,6 +65,14 @@ const accountColumns = `
        a.processor_test_key IS NOT NULL,
        (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
                                     FROM subscriptions WHERE account_id = a.id) s)`
+
+// accountStatsJoin sums the account's stats shards (st) for accountColumns.
+const accountStatsJoin = `
+CROSS JOIN LATERAL (
+       SELECT coalesce(sum(s.revenue), 0)::bigint AS revenue,
+              coalesce(sum(s.orders_month_count)
+                       FILTER (WHERE s.orders_month = date_trunc('month', now() AT TIME ZONE 'UTC')::date), 0)::int AS orders_month_count
+       FROM account_stats s WHERE s.account_id = a.id) st`
 
 // accountDest are the destinations of accountColumns.
 func accountDest(a *db.Account, ex *accountExtras) []any {

@@ -35,7 +35,7 @@ const listingReadQuery = `SELECT ` + accountColumns + `,
                          FROM reviews rv JOIN orders o ON o.id = rv.order_id
                         WHERE rv.listing_id = lst.id AND ` + shownReview + `
                         ORDER BY rv.id DESC LIMIT 10) x), '[]') -- 10: latestReviews
-FROM accounts a
+FROM accounts a` + accountStatsJoin + `
 JOIN listings lst ON lst.account_id = a.id AND lst.id = $2 AND lst.deleted_at IS NULL
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 

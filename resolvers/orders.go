@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 
@@ -190,13 +191,12 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	} else if err := r.alertSeller(ctx, tx, o); err != nil {
 		return err
 	}
-	// The seller's running totals last: every payment of the seller waits
-	// on this row, so it is held for as little of the transaction as can be.
+	// The seller's running totals last: the payments of the seller that
+	// land on the same shard wait on its row, so it is held for as little
+	// of the transaction as can be.
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET revenue_total = revenue_total + ?,
-			orders_month_count = CASE WHEN orders_month = ? THEN orders_month_count + 1 ELSE 1 END,
-			orders_month = ? WHERE id = ?`, o.Amount, month, month, o.AccountID); err != nil {
-		return fmt.Errorf("update stats: %w", err)
+	if err := addStats(ctx, tx, o, o.Amount, &month); err != nil {
+		return err
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
 		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount").Set("updated_at = now()").Exec(ctx)
@@ -328,7 +328,7 @@ func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay
 	}
 	// A lost dispute already took the whole amount out of revenue.
 	if !disputeLost(o) {
-		if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", amount, o.AccountID); err != nil {
+		if err := addStats(ctx, tx, o, -amount, nil); err != nil {
 			return err
 		}
 	}
@@ -382,8 +382,34 @@ func (r *Resolver) loseDispute(ctx context.Context, tx db.Tx, o *db.Order) error
 	if o.PaymentStatus != db.PaymentPaid {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET revenue_total = revenue_total - ? WHERE id = ?", o.Amount, o.AccountID); err != nil {
-		return fmt.Errorf("update revenue: %w", err)
+	return addStats(ctx, tx, o, -o.Amount, nil)
+}
+
+// statsShards is how many rows an account's stats are spread over
+// (account_stats.shard is 0..statsShards-1).
+const statsShards = 16
+
+// addStats adds revenue (negative: a refund or a lost dispute) to the
+// stats of o's seller and, with month set, counts o as paid in that UTC
+// month. It changes the one shard o's id falls on: the seller's other
+// payments mostly change other rows, so they do not queue on one lock
+// (TestPaymentsDoNotQueueOnTheSellersRow); loadAccount sums the shards.
+func addStats(ctx context.Context, tx db.Tx, o *db.Order, revenue int64, month *time.Time) error {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(o.ID))
+	shard := int(h.Sum32() % statsShards)
+	count := 0
+	if month != nil {
+		count = 1
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO account_stats AS s (account_id, shard, revenue, orders_month, orders_month_count)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (account_id, shard) DO UPDATE SET revenue = s.revenue + EXCLUDED.revenue,
+			orders_month_count = CASE WHEN EXCLUDED.orders_month IS NULL THEN s.orders_month_count
+				WHEN s.orders_month = EXCLUDED.orders_month THEN s.orders_month_count + 1 ELSE 1 END,
+			orders_month = coalesce(EXCLUDED.orders_month, s.orders_month)`,
+		o.AccountID, shard, revenue, month, count); err != nil {
+		return fmt.Errorf("update stats: %w", err)
 	}
 	return nil
 }

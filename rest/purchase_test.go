@@ -508,3 +508,52 @@ func TestGraphQLOrders(t *testing.T) {
 	res = gql(t, env, other.Key, `query($id: ID!) { order(id: $id) { id } }`, map[string]any{"id": ids[0]})
 	require.Equal(t, "not_found", res.Errors[0]["extensions"].(map[string]any)["code"])
 }
+
+// A payment adds to the seller's stats without waiting on the seller's
+// account row (a profile update holds it; so did every other payment of the
+// seller when the totals lived on it), and the totals stay exact under
+// concurrent payments and a refund.
+func TestPaymentsDoNotQueueOnTheSellersRow(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Queue " + testkit.Unique(), "price": 300,
+		"deliverables": []any{map[string]any{"type": "text", "value": "thanks"}}})
+	slug := l["slug"].(string)
+	const n = 24
+	orders := make([]string, n)
+	for i := range orders {
+		orders[i] = startCheckout(t, env, slug, url.Values{"email": {uniqueEmail("queue")}})
+	}
+	ctx := context.Background()
+
+	// What an update of the seller's profile holds while it runs.
+	hold, err := env.Server.DB.Pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = hold.Rollback(ctx) }()
+	_, err = hold.Exec(ctx, `SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE`, acc.ID)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for _, id := range orders {
+		wg.Go(func() {
+			pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			errs <- env.Server.Resolver.ApplyProcessorEvent(pctx, sandbox.PaymentSucceeded(id, 300, "usd"))
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err, "a payment waited on the seller's row")
+	}
+	require.NoError(t, hold.Rollback(ctx))
+
+	var pi string
+	require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, `SELECT payment_intent_id FROM orders WHERE id = $1`, orders[0]).Scan(&pi))
+	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(ctx, sandbox.RefundConfirmed(orders[0], pi, 300, "usd")))
+	stats := env.Get("/v1/account", acc.Key).JSON(t)["stats"].(map[string]any)
+	require.Equal(t, float64(300*(n-1)), stats["total_revenue"], "%v", stats)
+	require.Equal(t, float64(n), stats["total_orders"], "%v", stats)
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // setupAccount gives the bench account the stats a million orders leave
-// (running totals on the account row, as the order transitions keep them)
+// (running totals in the account's 16 stats shards, as the order transitions keep them)
 // and returns the GET /v1/account scenario.
 func setupAccount(ctx context.Context, e *env) (opFactory, func(), error) {
 	conn, err := pgx.Connect(ctx, e.cfg.databaseURL)
@@ -17,9 +17,12 @@ func setupAccount(ctx context.Context, e *env) (opFactory, func(), error) {
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, `
-		UPDATE accounts a SET revenue_total = 1000000 * 1500, orders_month_count = 27778,
-			orders_month = date_trunc('month', now() AT TIME ZONE 'UTC')::date
-		FROM api_keys k WHERE k.account_id = a.id AND k.prefix = $1 AND k.revoked_at IS NULL`, e.cfg.key[:12])
+		INSERT INTO account_stats (account_id, shard, revenue, orders_month, orders_month_count)
+		SELECT k.account_id, s, 1000000 * 1500 / 16, date_trunc('month', now() AT TIME ZONE 'UTC')::date, 27778 / 16
+		FROM api_keys k, generate_series(0, 15) AS s
+		WHERE k.prefix = $1 AND k.revoked_at IS NULL
+		ON CONFLICT (account_id, shard) DO UPDATE SET revenue = EXCLUDED.revenue,
+			orders_month = EXCLUDED.orders_month, orders_month_count = EXCLUDED.orders_month_count`, e.cfg.key[:12])
 	if err != nil {
 		return nil, nil, fmt.Errorf("account: seed stats: %w", err)
 	}
