@@ -30,6 +30,7 @@ func setupRatelimit(ctx context.Context, e *env) (opFactory, func(), error) {
 	opts.WriteTimeout = 500 * time.Millisecond
 	opts.MaxRetries = 1
 	opts.PoolSize = max(64, e.cfg.concurrency)
+	opts.Protocol = 2
 	rdb := redis.NewClient(opts)
 	e.ratelimit = &ratelimitRun{}
 	rdb.AddHook(e.ratelimit)
