@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"commerce/db"
 	"commerce/graph/model"
@@ -81,15 +82,52 @@ func orderEventData(o *db.Order) map[string]any {
 
 // recordEvent writes an order event to the log in tx.
 func (r *Resolver) recordEvent(ctx context.Context, tx db.Tx, o *db.Order, typ string) error {
-	data, err := json.Marshal(orderEventData(o))
+	ev, err := orderEvent(o, typ)
 	if err != nil {
 		return err
 	}
-	ev := &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}
-	if _, err := tx.NewInsert().Model(ev).Returning("created_at").Exec(ctx); err != nil {
-		return fmt.Errorf("record %s: %w", typ, err)
+	return r.recordEvents(ctx, tx, ev)
+}
+
+// orderEvent is the event typ about o in its state now.
+func orderEvent(o *db.Order, typ string) (*db.Event, error) {
+	data, err := json.Marshal(orderEventData(o))
+	if err != nil {
+		return nil, err
 	}
-	return r.enqueueDeliveries(ctx, tx, ev)
+	return &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}, nil
+}
+
+// recordEvents writes events to the log in tx, in their order, with the
+// webhook delivery records of each (one per enabled endpoint of the
+// event's account subscribed to its type), in one statement that also
+// wakes the dispatchers when tx commits.
+func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	ids, accounts, types, listings, orders, data := make([]string, len(evs)), make([]string, len(evs)),
+		make([]string, len(evs)), make([]*string, len(evs)), make([]*string, len(evs)), make([]string, len(evs))
+	for i, ev := range evs {
+		ids[i], accounts[i], types[i], listings[i], orders[i], data[i] = ev.ID, ev.AccountID, ev.Type, ev.ListingID, ev.OrderID, string(ev.Data)
+	}
+	if _, err := tx.ExecContext(ctx, `WITH ev AS (
+			INSERT INTO events (id, account_id, type, listing_id, order_id, data)
+			SELECT id, account_id, type, listing_id, order_id, data::jsonb
+			FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+				AS v(id, account_id, type, listing_id, order_id, data)
+			RETURNING id, account_id, type),
+		ins AS (
+			INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+			SELECT e.id, ev.id, ev.account_id, ev.type, now()
+			FROM ev JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.status = 'enabled'
+				AND e.deleted_at IS NULL AND ev.type = ANY (e.events)
+			RETURNING 1)
+		SELECT pg_notify('`+notifyChannel+`', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`,
+		pgArray(ids), pgArray(accounts), pgArray(types), pgdialect.Array(listings), pgdialect.Array(orders), pgArray(data)); err != nil {
+		return fmt.Errorf("record %s: %w", evs[0].Type, err)
+	}
+	return nil
 }
 
 // lockOrder loads an order for update: by id, or by payment intent.
@@ -172,7 +210,8 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	if o.ContentType == "webhook" {
 		o.HandedOffAt = &now
 	}
-	if err := r.recordEvent(ctx, tx, o, EventOrderPaid); err != nil {
+	paid, err := orderEvent(o, EventOrderPaid)
+	if err != nil {
 		return err
 	}
 	if o.ContentType == "static" {
@@ -185,11 +224,17 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 			o.Deliverables[i] = db.OrderDeliverable{ID: d.ID, Type: d.Type, Value: d.Value, FileKey: d.FileKey,
 				FileName: d.FileName, FileSize: d.FileSize, FileContentType: d.FileContentType}
 		}
-		if err := r.deliver(ctx, tx, o, now); err != nil {
+		// order.paid is written with order.fulfilled, in one statement.
+		if err := r.deliver(ctx, tx, o, now, paid); err != nil {
 			return err
 		}
-	} else if err := r.alertSeller(ctx, tx, o); err != nil {
-		return err
+	} else {
+		if err := r.recordEvents(ctx, tx, paid); err != nil {
+			return err
+		}
+		if err := r.alertSeller(ctx, tx, o); err != nil {
+			return err
+		}
 	}
 	// The seller's running totals last: the payments of the seller that
 	// land on the same shard wait on its row, so it is held for as little
@@ -220,8 +265,8 @@ func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, no
 }
 
 // deliver: paid → fulfilled with an access grant and the buyer's email
-// (order.fulfilled).
-func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) error {
+// (order.fulfilled, recorded after the earlier events given).
+func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time, earlier ...*db.Event) error {
 	o.Status, o.FulfilledAt = db.OrderFulfilled, &now
 	token, err := r.grantAccess(ctx, tx, o)
 	if err != nil {
@@ -243,7 +288,11 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	if _, err := r.Mail.Send(ctx, tx, msg); err != nil {
 		return err
 	}
-	return r.recordEvent(ctx, tx, o, EventOrderFulfilled)
+	fulfilled, err := orderEvent(o, EventOrderFulfilled)
+	if err != nil {
+		return err
+	}
+	return r.recordEvents(ctx, tx, append(earlier, fulfilled)...)
 }
 
 // grantAccess creates the order's access grant and returns its token (only

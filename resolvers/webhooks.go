@@ -46,21 +46,6 @@ type DeliverArgs struct {
 // Kind names the job.
 func (DeliverArgs) Kind() string { return "webhook_delivery" }
 
-// enqueueDeliveries creates the delivery records of an event for every
-// enabled endpoint of the account subscribed to its type, in tx, in one
-// statement that also wakes the dispatchers when tx commits.
-func (r *Resolver) enqueueDeliveries(ctx context.Context, tx db.Tx, ev *db.Event) error {
-	if _, err := tx.ExecContext(ctx, `WITH ins AS (
-			INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
-			SELECT e.id, ?, ?, ?, now() FROM webhook_endpoints e
-			WHERE e.account_id = ? AND e.status = 'enabled' AND e.deleted_at IS NULL AND ? = ANY(e.events)
-			RETURNING 1)
-		SELECT pg_notify('`+notifyChannel+`', '') FROM ins`, ev.ID, ev.AccountID, ev.Type, ev.AccountID, ev.Type); err != nil {
-		return fmt.Errorf("record deliveries: %w", err)
-	}
-	return nil
-}
-
 // dispatch (re)sets delivery records to pending, due now, in one
 // statement that wakes the dispatchers when tx commits; manual records are
 // delivered whatever the endpoint's status.
