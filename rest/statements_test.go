@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"commerce/processor/sandbox"
 	"commerce/testkit"
 )
 
@@ -73,4 +75,34 @@ func TestRedisConnectionsSpeakRESP2(t *testing.T) {
 	info, err := env.Server.Redis.Do(context.Background(), "CLIENT", "INFO").Text()
 	require.NoError(t, err)
 	require.Regexp(t, `(^| )resp=2( |$)`, strings.TrimSpace(info))
+}
+
+// The statement budget of a payment (issue 15): the sandbox's payment of a
+// managed order with one text deliverable, to a seller with two webhook
+// endpoints, marks the order paid and fulfilled, records order.paid and
+// order.fulfilled with their deliveries, grants access, queues the buyer's
+// email and adds to the seller's stats in paymentStatements statements,
+// BEGIN and COMMIT included.
+func TestPaymentStatementBudget(t *testing.T) {
+	t.Parallel()
+	const paymentStatements = 14
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	for range 2 {
+		r := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": "https://93.184.216.34/h"})
+		require.Equal(t, 201, r.Status, "%s", r.Body)
+	}
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Budget " + testkit.Unique(), "price": 900,
+		"deliverables": []any{map[string]any{"type": "text", "value": "thanks"}}})
+	id := startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}})
+	time.Sleep(50 * time.Millisecond) // the checkout's own writes settled
+	before := env.Server.DB.Queries()
+	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, 900, "usd")))
+	n := env.Server.DB.Queries() - before
+	var deliveries int
+	require.NoError(t, env.Server.DB.Pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM webhook_deliveries WHERE account_id = $1`, acc.ID).Scan(&deliveries))
+	require.Equal(t, 4, deliveries, "order.paid and order.fulfilled to two endpoints")
+	require.Equal(t, int64(paymentStatements), n, "statements of a payment")
 }
