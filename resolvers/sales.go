@@ -211,19 +211,11 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, err
 	}
 	expiresAt, cancelAt := r.checkoutExpiry()
-	var o *db.Order
-	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		var err error
-		if o, err = r.createPendingOrder(ctx, tx, s, email, data, testKey != ""); err != nil {
-			return err
-		}
-		// The order is canceled if still unpaid when the checkout expires.
-		_, err = r.Jobs.InsertTx(ctx, tx.River, CheckoutExpiryArgs{OrderID: o.ID}, &river.InsertOpts{ScheduledAt: cancelAt})
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
+	// The processor's checkout first, then the order with its session in
+	// one transaction: the buyer is sent to the checkout only once the
+	// order is stored, and a checkout whose order could not be stored is
+	// never shown to anyone (it expires at the processor).
+	o := newPendingOrder(s, email, data, testKey != "")
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
 		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug + "?checkout=canceled",
@@ -231,7 +223,16 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	if err != nil {
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}
-	if _, err := r.DB.NewUpdate().Model(o).WherePK().Set("checkout_session_id = ?", cs.ID).Exec(ctx); err != nil {
+	o.CheckoutSessionID = &cs.ID
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+			return fmt.Errorf("create order: %w", err)
+		}
+		// The order is canceled if still unpaid when the checkout expires.
+		_, err := r.Jobs.InsertTx(ctx, tx.River, CheckoutExpiryArgs{OrderID: o.ID}, &river.InsertOpts{ScheduledAt: cancelAt})
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	out.RedirectURL = cs.URL
@@ -289,7 +290,9 @@ func (r *Resolver) checkoutExpiry() (expiresAt, cancelAt time.Time) {
 	return now.Add(life), now.Add(life + stripeExpiryGrace)
 }
 
-func (r *Resolver) createPendingOrder(ctx context.Context, tx db.Tx, s *saleListing, email string, data map[string]any, testMode bool) (*db.Order, error) {
+// newPendingOrder is the order a checkout of s by email creates (not yet
+// stored), with the listing and seller as they are now.
+func newPendingOrder(s *saleListing, email string, data map[string]any, testMode bool) *db.Order {
 	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
 		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
@@ -303,15 +306,11 @@ func (r *Resolver) createPendingOrder(ctx context.Context, tx db.Tx, s *saleList
 	fee := PlatformFee(s.l.Price, s.acc.Plan)
 	var vt [18]byte
 	_, _ = rand.Read(vt[:])
-	o := &db.Order{ID: db.NewID("ord"), AccountID: s.acc.ID, ListingID: s.l.ID, ListingSlug: s.l.Slug, BuyerEmail: email,
+	return &db.Order{ID: db.NewID("ord"), AccountID: s.acc.ID, ListingID: s.l.ID, ListingSlug: s.l.Slug, BuyerEmail: email,
 		Amount: s.l.Price, Currency: strings.ToUpper(*s.acc.Currency), PlatformFee: fee, NetAmount: s.l.Price - fee,
 		ContentType: contentType, Status: db.OrderPending, PaymentStatus: db.PaymentUnpaid, CheckoutData: data,
 		ListingSnapshot: listingSnap, SellerSnapshot: sellerSnap, Deliverables: []db.OrderDeliverable{},
 		HasDeliverables: contentType == "static", TestMode: testMode, ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
-	if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("create order: %w", err)
-	}
-	return o, nil
 }
 
 func planFeeRate(plan string) string {

@@ -82,10 +82,12 @@ func TestRedisConnectionsSpeakRESP2(t *testing.T) {
 // endpoints, marks the order paid and fulfilled, records order.paid and
 // order.fulfilled with their deliveries, grants access, queues the buyer's
 // email and adds to the seller's stats in paymentStatements statements,
-// BEGIN and COMMIT included.
+// BEGIN and COMMIT included. The checkout before it (the product page's
+// form) reads the listing, creates the processor's checkout and stores the
+// order with its session and expiry job in checkoutStatements.
 func TestPaymentStatementBudget(t *testing.T) {
 	t.Parallel()
-	const paymentStatements = 14
+	const checkoutStatements, paymentStatements = 6, 14
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	connectSandbox(t, env, acc.Key)
@@ -95,9 +97,13 @@ func TestPaymentStatementBudget(t *testing.T) {
 	}
 	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Budget " + testkit.Unique(), "price": 900,
 		"deliverables": []any{map[string]any{"type": "text", "value": "thanks"}}})
-	id := startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}})
-	time.Sleep(50 * time.Millisecond) // the checkout's own writes settled
+	startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}}) // caches warm
+	time.Sleep(50 * time.Millisecond)
 	before := env.Server.DB.Queries()
+	id := startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}})
+	require.Equal(t, int64(checkoutStatements), env.Server.DB.Queries()-before, "statements of a checkout")
+	time.Sleep(50 * time.Millisecond) // the checkout's own writes settled
+	before = env.Server.DB.Queries()
 	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, 900, "usd")))
 	n := env.Server.DB.Queries() - before
 	var deliveries int
