@@ -38,12 +38,23 @@ func randomSuffix() string {
 	return string(out)
 }
 
+// slugLockSpace is the namespace of the advisory locks claimSlug takes
+// (two-key advisory locks; the event log's commit lock is 7421338).
+const slugLockSpace = 7421339
+
 // claimSlug picks a unique slug for a row of table (accounts: store slugs;
 // listings: product page slugs): the one asked for (taken by another row:
 // validation_error param slug), or one derived from name (fallback when
-// nothing is left of it), with a random suffix when taken.
+// nothing is left of it), with a random suffix when taken. Before it looks
+// at a candidate it takes a transaction lock on it, held until tx ends, so
+// two transactions claiming the same slug at once take turns: the second
+// sees the first's row once it committed and moves on to another candidate
+// (TestConcurrentSlugClaims), instead of failing on the unique index.
 func claimSlug(ctx context.Context, tx db.Tx, table, id, want, name, fallback string) (string, error) {
 	taken := func(s string) (bool, error) {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, hashtext(? || ':' || ?))", slugLockSpace, table, s); err != nil {
+			return false, fmt.Errorf("lock slug: %w", err)
+		}
 		return tx.NewSelect().Table(table).Where("slug = ?", s).Where("id <> ?", id).Exists(ctx)
 	}
 	if want != "" {
