@@ -97,6 +97,10 @@ vuln: ## govulncheck (vuln.go.dev, or offline the OSV files in VULNDB_DIR)
 bench: ## Load benchmarks (scripts/bench.sh)
 	scripts/bench.sh
 
+.PHONY: profile
+profile: ## Where one bench scenario's time goes: CPU per process, pprof, pg_stat_statements (SCENARIO=name)
+	scripts/profile.sh $(SCENARIO)
+
 .PHONY: refresh-disposable-domains
 refresh-disposable-domains: ## Refresh the disposable email domain list from npm (VERSION=…)
 	scripts/refresh-disposable-domains.sh $(VERSION)

@@ -314,7 +314,8 @@ start_test_pg() {
     "synchronous_commit = off" \
     "full_page_writes = off" \
     "max_connections = 300" \
-    "shared_buffers = 256MB"
+    "shared_buffers = 256MB" \
+    "shared_preload_libraries = '${TEST_PG_PRELOAD:-}'"
   local port attempt
   for attempt in 1 2 3; do
     port=$(free_port)
