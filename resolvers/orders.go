@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"commerce/db"
 	"commerce/graph/model"
@@ -111,10 +111,10 @@ func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event)
 	for i, ev := range evs {
 		ids[i], accounts[i], types[i], listings[i], orders[i], data[i] = ev.ID, ev.AccountID, ev.Type, ev.ListingID, ev.OrderID, string(ev.Data)
 	}
-	if _, err := tx.ExecContext(ctx, `WITH ev AS (
+	if _, err := tx.River.Exec(ctx, `WITH ev AS (
 			INSERT INTO events (id, account_id, type, listing_id, order_id, data)
 			SELECT id, account_id, type, listing_id, order_id, data::jsonb
-			FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
 				AS v(id, account_id, type, listing_id, order_id, data)
 			RETURNING id, account_id, type),
 		ins AS (
@@ -124,7 +124,7 @@ func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event)
 				AND e.deleted_at IS NULL AND ev.type = ANY (e.events)
 			RETURNING 1)
 		SELECT pg_notify('`+notifyChannel+`', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`,
-		pgArray(ids), pgArray(accounts), pgArray(types), pgdialect.Array(listings), pgdialect.Array(orders), pgArray(data)); err != nil {
+		ids, accounts, types, listings, orders, data); err != nil {
 		return fmt.Errorf("record %s: %w", evs[0].Type, err)
 	}
 	return nil
@@ -194,7 +194,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	// The fee is the one of the plan in force when the order is paid
 	// (CONTRACT §16), not when its checkout started.
 	var plan string
-	if err := tx.NewSelect().Table("accounts").Column("plan").Where("id = ?", o.AccountID).Scan(ctx, &plan); err != nil {
+	if err := tx.River.QueryRow(ctx, `SELECT plan FROM accounts WHERE id = $1`, o.AccountID).Scan(&plan); err != nil {
 		return fmt.Errorf("read the seller's plan: %w", err)
 	}
 	o.PlatformFee = PlatformFee(o.Amount, plan)
@@ -215,14 +215,18 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return err
 	}
 	if o.ContentType == "static" {
-		var rows []db.Deliverable
-		if err := tx.NewSelect().Model(&rows).Where("listing_id = ?", o.ListingID).OrderExpr("id").Scan(ctx); err != nil {
-			return err
+		rows, err := tx.River.Query(ctx, `SELECT id, type, value, file_key, file_name, file_size, file_content_type
+			FROM deliverables WHERE listing_id = $1 ORDER BY id`, o.ListingID)
+		if err != nil {
+			return fmt.Errorf("read the deliverables: %w", err)
 		}
-		o.Deliverables = make([]db.OrderDeliverable, len(rows))
-		for i, d := range rows {
-			o.Deliverables[i] = db.OrderDeliverable{ID: d.ID, Type: d.Type, Value: d.Value, FileKey: d.FileKey,
-				FileName: d.FileName, FileSize: d.FileSize, FileContentType: d.FileContentType}
+		o.Deliverables, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (db.OrderDeliverable, error) {
+			var d db.OrderDeliverable
+			err := row.Scan(&d.ID, &d.Type, &d.Value, &d.FileKey, &d.FileName, &d.FileSize, &d.FileContentType)
+			return d, err
+		})
+		if err != nil {
+			return fmt.Errorf("read the deliverables: %w", err)
 		}
 		// order.paid is written with order.fulfilled, in one statement.
 		if err := r.deliver(ctx, tx, o, now, paid); err != nil {
@@ -252,12 +256,12 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 // the seller, or adds the order to it; race-safe by the unique index.
 func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) (string, error) {
 	var id string
-	err := tx.NewRaw(`INSERT INTO customers (id, account_id, email, orders_count, total_spent, currency, first_order_at, last_order_at)
-		VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+	err := tx.River.QueryRow(ctx, `INSERT INTO customers (id, account_id, email, orders_count, total_spent, currency, first_order_at, last_order_at)
+		VALUES ($1, $2, $3, 1, $4, $5, $6, $6)
 		ON CONFLICT (account_id, lower(email)) DO UPDATE SET
 			orders_count = customers.orders_count + 1, total_spent = customers.total_spent + EXCLUDED.total_spent,
 			last_order_at = EXCLUDED.last_order_at
-		RETURNING id`, db.NewID("cus"), o.AccountID, o.BuyerEmail, o.Amount, strings.ToLower(o.Currency), now, now).Scan(ctx, &id)
+		RETURNING id`, db.NewID("cus"), o.AccountID, o.BuyerEmail, o.Amount, strings.ToLower(o.Currency), now).Scan(&id)
 	if err != nil {
 		return "", fmt.Errorf("upsert customer: %w", err)
 	}
@@ -302,7 +306,7 @@ func (r *Resolver) grantAccess(ctx context.Context, tx db.Tx, o *db.Order) (stri
 	_, _ = rand.Read(b[:])
 	token := base64.RawURLEncoding.EncodeToString(b[:])
 	h := sha256.Sum256([]byte(token))
-	if _, err := tx.ExecContext(ctx, `INSERT INTO access_grants (order_id, token_hash) VALUES (?, ?)
+	if _, err := tx.River.Exec(ctx, `INSERT INTO access_grants (order_id, token_hash) VALUES ($1, $2)
 		ON CONFLICT (order_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, revoked_at = NULL`, o.ID, h[:]); err != nil {
 		return "", fmt.Errorf("grant access: %w", err)
 	}
@@ -451,8 +455,8 @@ func addStats(ctx context.Context, tx db.Tx, o *db.Order, revenue int64, month *
 	if month != nil {
 		count = 1
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO account_stats AS s (account_id, shard, revenue, orders_month, orders_month_count)
-		VALUES (?, ?, ?, ?, ?)
+	if _, err := tx.River.Exec(ctx, `INSERT INTO account_stats AS s (account_id, shard, revenue, orders_month, orders_month_count)
+		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (account_id, shard) DO UPDATE SET revenue = s.revenue + EXCLUDED.revenue,
 			orders_month_count = CASE WHEN EXCLUDED.orders_month IS NULL THEN s.orders_month_count
 				WHEN s.orders_month = EXCLUDED.orders_month THEN s.orders_month_count + 1 ELSE 1 END,

@@ -151,12 +151,12 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 		return nil
 	}
 	return r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO processor_events (id, processor, type) VALUES (?, ?, ?)
+		res, err := tx.River.Exec(ctx, `INSERT INTO processor_events (id, processor, type) VALUES ($1, $2, $3)
 			ON CONFLICT (id) DO NOTHING`, ev.ID, r.Processor.Name(), ev.RawType)
 		if err != nil {
 			return fmt.Errorf("record processor event: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if res.RowsAffected() == 0 {
 			return nil // seen before
 		}
 		switch ev.Type {
