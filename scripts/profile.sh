@@ -27,7 +27,12 @@ if [ "${3:-}" = "--sample" ]; then
   # Inside the services (DATABASE_URL set), beside the running bench.
   pprof_addr=$4
   psql=(/usr/lib/postgresql/15/bin/psql "$DATABASE_URL" -X -q -v ON_ERROR_STOP=1)
-  until curl -s -o /dev/null "http://$pprof_addr/debug/pprof/"; do sleep 0.2; done
+  # The service starts after the scenario's build and migrations; give up
+  # when the bench beside us (our parent's other child) is gone.
+  until curl -s -o /dev/null "http://$pprof_addr/debug/pprof/"; do
+    kill -0 "$PPID" 2>/dev/null || exit 1
+    sleep 0.2
+  done
   "${psql[@]}" -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
   sleep "${PROFILE_WAIT:-6}"
   "${psql[@]}" -c "SELECT pg_stat_statements_reset()" >/dev/null
