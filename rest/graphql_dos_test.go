@@ -3,6 +3,7 @@ package rest_test
 import (
 	"encoding/json"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,7 +194,10 @@ func TestGraphQLCostBudget(t *testing.T) {
 		require.Equal(t, 20000-float64(i+1)*cost, costOf(t, res)["remaining"])
 	}
 	left := 20000 - float64(fit)*cost
-	_, res = gqlPost(t, env, acc.Key, map[string]any{"query": q}, nil)
+	// Refused whole, the operation answers like a REST route over its
+	// limit: 429 with Retry-After (CONTRACT §4), the body a GraphQL response.
+	r := env.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": q}, NoCheck: true})
+	require.NoError(t, json.Unmarshal(r.Body, &res), "%s", r.Body)
 	ext := requireRefused(t, env, res, "rate_limited")
 	require.Equal(t, 429.0, ext["status"])
 	retry, ok := ext["retry_after"].(float64)
@@ -201,6 +205,8 @@ func TestGraphQLCostBudget(t *testing.T) {
 	require.GreaterOrEqual(t, retry, 1.0)
 	require.LessOrEqual(t, retry, 60.0)
 	require.Equal(t, float64(int(retry)), retry)
+	require.Equal(t, 429, r.Status)
+	require.Equal(t, strconv.Itoa(int(retry)), r.Header.Get("Retry-After"))
 	require.Equal(t, left, costOf(t, res)["remaining"])
 	require.Equal(t, cost, costOf(t, res)["requested"])
 	// A cheap operation still fits the rest of the budget.

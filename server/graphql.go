@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -75,11 +76,64 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
 	srv.Use(newFieldLimits(charge, &noNUL{}))
-	// Each request gets its own dataloaders.
+	// Each request gets its own dataloaders. A POST's writer applies what
+	// an extension decided for the whole response (outcome).
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
+		ctx := res.WithLoaders(r.Context())
+		if r.Method == http.MethodPost && r.Header.Get("Upgrade") == "" {
+			o := &outcome{}
+			ctx = context.WithValue(ctx, outcomeKey{}, o)
+			w = &outcomeWriter{ResponseWriter: w, o: o}
+		}
+		srv.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
+
+// outcome is what an extension decided for a POST's HTTP response before
+// anything ran: an operation refused whole by the cost budget answers 429
+// with Retry-After, like a REST route over its limit (CONTRACT §4).
+type outcome struct {
+	retryAfter int // seconds; 0: none
+}
+
+type outcomeKey struct{}
+
+// refuseWith records, for the HTTP response of ctx's request, that the
+// operation was refused whole by a rate limit (no effect over websockets
+// and MCP, whose responses carry extensions.retry_after alone).
+func refuseWith(ctx context.Context, retryAfter int) {
+	if o, ok := ctx.Value(outcomeKey{}).(*outcome); ok {
+		o.retryAfter = retryAfter
+	}
+}
+
+// outcomeWriter applies the request's outcome when the status is written.
+type outcomeWriter struct {
+	http.ResponseWriter
+	o       *outcome
+	written bool
+}
+
+func (w *outcomeWriter) WriteHeader(status int) {
+	if !w.written {
+		w.written = true
+		if w.o.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(w.o.retryAfter))
+			status = http.StatusTooManyRequests
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *outcomeWriter) Write(b []byte) (int, error) {
+	if !w.written {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *outcomeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // The parsed and validated documents of the last queryCacheEntries distinct
 // queries are kept, so that a client repeating its operations (every client)

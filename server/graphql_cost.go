@@ -111,6 +111,7 @@ func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	}
 	if res := c.report(ctx, oc, cost, cost); res != nil && !res.Allowed {
 		retry := max(int(math.Ceil(res.RetryAfter.Seconds())), 1)
+		refuseWith(ctx, retry)
 		return &gqlerror.Error{
 			Message: fmt.Sprintf("The operation costs %d and %d of the budget of %d per minute are left. Retry in %d s, or ask for less.",
 				cost, res.Remaining, res.Limit, retry),
