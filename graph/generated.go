@@ -54,7 +54,7 @@ type ComplexityRoot struct {
 		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
 		DisplayName     func(childComplexity int) int
 		Email           func(childComplexity int) int
-		Events          func(childComplexity int, first *int, after *string, typeArg *model.EventType, listingID *string, orderID *string) int
+		Events          func(childComplexity int, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) int
 		FeeRate         func(childComplexity int) int
 		GAMeasurementID func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -594,7 +594,7 @@ type AccountResolver interface {
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
-	Events(ctx context.Context, obj *model.Account, first *int, after *string, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
+	Events(ctx context.Context, obj *model.Account, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
 }
 type EventResolver interface {
 	Data(ctx context.Context, obj *model.Event) (map[string]any, error)
@@ -756,7 +756,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Events(childComplexity, args["first"].(*int), args["after"].(*string), args["type"].(*model.EventType), args["listingId"].(*string), args["orderId"].(*string)), true
+		return e.ComplexityRoot.Account.Events(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["type"].(*model.EventType), args["listingId"].(*string), args["orderId"].(*string)), true
 	case "Account.feeRate":
 		if e.ComplexityRoot.Account.FeeRate == nil {
 			break
@@ -4434,30 +4434,38 @@ func (ec *executionContext) field_Account_events_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["after"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "type",
 		func(ctx context.Context, v any) (*model.EventType, error) {
 			return ec.unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["type"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "listingId",
+	args["type"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "listingId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["listingId"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderId",
+	args["listingId"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "orderId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["orderId"] = arg4
+	args["orderId"] = arg5
 	return args, nil
 }
 
@@ -5892,7 +5900,7 @@ func (ec *executionContext) _Account_events(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Events(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["type"].(*model.EventType), fc.Args["listingId"].(*string), fc.Args["orderId"].(*string))
+			return ec.Resolvers.Account().Events(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["type"].(*model.EventType), fc.Args["listingId"].(*string), fc.Args["orderId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.EventConnection) graphql.Marshaler {

@@ -12,6 +12,7 @@ import (
 	"commerce/db"
 	"commerce/graph"
 	"commerce/graph/model"
+	"commerce/problem"
 )
 
 // GraphQL-only glue: field resolvers and their dataloaders. Each delegates
@@ -283,8 +284,27 @@ func (x accountResolver) Webhooks(ctx context.Context, obj *model.Account, first
 	return &model.WebhookEndpointConnection{Edges: edges, PageInfo: pi}, nil
 }
 
-// Events is viewer.events: the event log, oldest first, after an event id.
-func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *int, after *string, typ *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error) {
+// Events is viewer.events: the event log, oldest first, after an event id,
+// or the newest events (last).
+func (x accountResolver) Events(ctx context.Context, obj *model.Account, first *int, after *string, last *int, typ *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error) {
+	if last != nil {
+		if first != nil || after != nil {
+			return nil, problem.Validation("last", "last gives the newest events; it does not combine with first or after")
+		}
+		list, err := x.Resolver.LatestEvents(ctx, last, (*string)(typ), listingID, orderID)
+		if err != nil {
+			return nil, renameParam(err, map[string]string{"limit": "last"})
+		}
+		edges := make([]*model.EventEdge, len(list.Data))
+		pi := &model.PageInfo{HasPreviousPage: list.HasMore}
+		for i, e := range list.Data {
+			edges[i] = &model.EventEdge{Cursor: e.ID, Node: e}
+		}
+		if len(edges) > 0 {
+			pi.StartCursor, pi.EndCursor = &edges[0].Cursor, &edges[len(edges)-1].Cursor
+		}
+		return &model.EventConnection{Edges: edges, PageInfo: pi}, nil
+	}
 	list, err := x.Resolver.Events(ctx, after, first, (*string)(typ), listingID, orderID)
 	if err != nil {
 		return nil, renameParam(err, map[string]string{"limit": "first"})

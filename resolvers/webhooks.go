@@ -517,6 +517,17 @@ func (r *Resolver) RedeliverOrder(ctx context.Context, orderID string) (*model.R
 // Events lists the event log oldest first, after an event id (exclusive),
 // with filters. Errors: validation_error (after, limit, type).
 func (r *Resolver) Events(ctx context.Context, after *string, limit *int, typ, listingID, orderID *string) (*model.EventList, error) {
+	return r.eventLog(ctx, after, limit, typ, listingID, orderID, false)
+}
+
+// LatestEvents lists the newest limit events of the log (filtered as
+// Events), oldest first; HasMore says whether older ones exist. Errors:
+// validation_error (limit, type).
+func (r *Resolver) LatestEvents(ctx context.Context, limit *int, typ, listingID, orderID *string) (*model.EventList, error) {
+	return r.eventLog(ctx, nil, limit, typ, listingID, orderID, true)
+}
+
+func (r *Resolver) eventLog(ctx context.Context, after *string, limit *int, typ, listingID, orderID *string, newest bool) (*model.EventList, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, err
@@ -527,7 +538,12 @@ func (r *Resolver) Events(ctx context.Context, after *string, limit *int, typ, l
 	}
 	var rows []*db.Event
 	q := r.DB.NewSelect().Model(&rows).Column("*").ColumnExpr("seq").Where("account_id = ?", p.AccountID).
-		OrderExpr("seq").Limit(int64(pg.limit + 1))
+		Limit(int64(pg.limit + 1))
+	if newest {
+		q = q.OrderExpr("seq DESC")
+	} else {
+		q = q.OrderExpr("seq")
+	}
 	if after != nil && *after != "" {
 		var seq int64
 		err := r.DB.NewSelect().Table("events").Column("seq").Where("id = ?", *after).Where("account_id = ?", p.AccountID).Scan(ctx, &seq)
@@ -555,11 +571,14 @@ func (r *Resolver) Events(ctx context.Context, after *string, limit *int, typ, l
 	if more {
 		rows = rows[:pg.limit]
 	}
+	if newest {
+		slices.Reverse(rows)
+	}
 	out := &model.EventList{Object: "list", Data: make([]*model.Event, len(rows)), HasMore: more}
 	for i, ev := range rows {
 		out.Data[i] = toEventModel(ev)
 	}
-	if more {
+	if more && !newest {
 		last := rows[len(rows)-1].ID
 		out.NextCursor = &last
 	}

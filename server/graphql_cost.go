@@ -256,9 +256,14 @@ func (w *costWalker) leafObject(typ *ast.Definition) bool {
 	return true
 }
 
-// pageSize is the number of items a connection field may return.
+// pageSize is the number of items a connection field may return: first,
+// or last (the newest of a log), or the default page of 20.
 func (w *costWalker) pageSize(f *ast.Field) int {
-	switch n := w.argValue(f, "first").(type) {
+	arg := "first"
+	if w.argValue(f, arg) == nil && w.argValue(f, "last") != nil {
+		arg = "last"
+	}
+	switch n := w.argValue(f, arg).(type) {
 	case int64:
 		return clampPage(int(n))
 	case int:
