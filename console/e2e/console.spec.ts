@@ -218,6 +218,14 @@ test('a buyer in another browser buys it; the order appears in the live feed', a
   expect(orderId).toMatch(/^ord_/);
   await expectAccessible(page, 'events');
   await screenshots(page, 'events');
+
+  // Opened again, the screen starts with the events so far (the newest
+  // first), each once, and goes on live from there.
+  await page.reload();
+  const again = page.getByTestId('event').filter({ hasText: 'order.paid' });
+  await expect(again).toHaveCount(1);
+  await expect(again).toContainText(orderId);
+  await expect(page.getByText('Waiting for events')).toHaveCount(0);
 });
 
 test('the webhook delivery log shows the order', async () => {

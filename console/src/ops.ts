@@ -300,8 +300,20 @@ export const RetryWebhookEvent = graphql(`
   }
 `);
 
+export const LatestEventsQuery = graphql(`
+  query LatestEvents($last: Int!) {
+    viewer {
+      id
+      events(last: $last) {
+        edges { node { id type createdAt orderId listingId data } }
+        pageInfo { endCursor hasPreviousPage }
+      }
+    }
+  }
+`);
+
 export const EventsSubscription = graphql(`
-  subscription Events { events { id type createdAt orderId listingId data } }
+  subscription Events($after: ID) { events(after: $after) { id type createdAt orderId listingId data } }
 `);
 
 export const ApiKeysQuery = graphql(`

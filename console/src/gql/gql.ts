@@ -47,7 +47,8 @@ type Documents = {
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": typeof types.DeleteWebhookDocument,
     "\n  mutation TestWebhook($id: ID!) { testWebhook(id: $id) { statusCode body durationMs error } }\n": typeof types.TestWebhookDocument,
     "\n  mutation RetryWebhookEvent($webhookId: ID!, $eventId: ID!) {\n    retryWebhookEvent(webhookId: $webhookId, eventId: $eventId) { id status attempts lastStatusCode lastError deliveredAt }\n  }\n": typeof types.RetryWebhookEventDocument,
-    "\n  subscription Events { events { id type createdAt orderId listingId data } }\n": typeof types.EventsDocument,
+    "\n  query LatestEvents($last: Int!) {\n    viewer {\n      id\n      events(last: $last) {\n        edges { node { id type createdAt orderId listingId data } }\n        pageInfo { endCursor hasPreviousPage }\n      }\n    }\n  }\n": typeof types.LatestEventsDocument,
+    "\n  subscription Events($after: ID) { events(after: $after) { id type createdAt orderId listingId data } }\n": typeof types.EventsDocument,
     "\n  query ApiKeys {\n    viewer {\n      id\n      apiKeys(first: 100) {\n        edges { node { id name scope prefix createdAt lastUsedAt expiresAt } }\n      }\n    }\n  }\n": typeof types.ApiKeysDocument,
     "\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) { id name scope prefix key }\n  }\n": typeof types.CreateApiKeyDocument,
     "\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n": typeof types.DeleteApiKeyDocument,
@@ -93,7 +94,8 @@ const documents: Documents = {
     "\n  mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }\n": types.DeleteWebhookDocument,
     "\n  mutation TestWebhook($id: ID!) { testWebhook(id: $id) { statusCode body durationMs error } }\n": types.TestWebhookDocument,
     "\n  mutation RetryWebhookEvent($webhookId: ID!, $eventId: ID!) {\n    retryWebhookEvent(webhookId: $webhookId, eventId: $eventId) { id status attempts lastStatusCode lastError deliveredAt }\n  }\n": types.RetryWebhookEventDocument,
-    "\n  subscription Events { events { id type createdAt orderId listingId data } }\n": types.EventsDocument,
+    "\n  query LatestEvents($last: Int!) {\n    viewer {\n      id\n      events(last: $last) {\n        edges { node { id type createdAt orderId listingId data } }\n        pageInfo { endCursor hasPreviousPage }\n      }\n    }\n  }\n": types.LatestEventsDocument,
+    "\n  subscription Events($after: ID) { events(after: $after) { id type createdAt orderId listingId data } }\n": types.EventsDocument,
     "\n  query ApiKeys {\n    viewer {\n      id\n      apiKeys(first: 100) {\n        edges { node { id name scope prefix createdAt lastUsedAt expiresAt } }\n      }\n    }\n  }\n": types.ApiKeysDocument,
     "\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) { id name scope prefix key }\n  }\n": types.CreateApiKeyDocument,
     "\n  mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }\n": types.DeleteApiKeyDocument,
@@ -255,7 +257,11 @@ export function graphql(source: "\n  mutation RetryWebhookEvent($webhookId: ID!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription Events { events { id type createdAt orderId listingId data } }\n"): (typeof documents)["\n  subscription Events { events { id type createdAt orderId listingId data } }\n"];
+export function graphql(source: "\n  query LatestEvents($last: Int!) {\n    viewer {\n      id\n      events(last: $last) {\n        edges { node { id type createdAt orderId listingId data } }\n        pageInfo { endCursor hasPreviousPage }\n      }\n    }\n  }\n"): (typeof documents)["\n  query LatestEvents($last: Int!) {\n    viewer {\n      id\n      events(last: $last) {\n        edges { node { id type createdAt orderId listingId data } }\n        pageInfo { endCursor hasPreviousPage }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription Events($after: ID) { events(after: $after) { id type createdAt orderId listingId data } }\n"): (typeof documents)["\n  subscription Events($after: ID) { events(after: $after) { id type createdAt orderId listingId data } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

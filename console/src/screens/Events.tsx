@@ -1,21 +1,44 @@
-// The live event feed: subscription { events } over graphql-ws.
+// The event feed: the newest events (viewer.events(last:)), then every
+// later one live (subscription events(after:) over graphql-ws, from the
+// newest shown, so nothing is missed or shown twice).
 import { useState } from 'react';
-import { useSubscription } from 'urql';
-import { EventsSubscription } from '../ops';
+import { useQuery, useSubscription } from 'urql';
+import { EventsSubscription, LatestEventsQuery } from '../ops';
 import type { EventsSubscription as EventsData } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link } from '../router';
-import { Empty, FormErrors, Page, Time, formatMoney } from '../ui';
+import { Empty, FormErrors, Loading, Page, Time, formatMoney } from '../ui';
 
 type Ev = EventsData['events'];
 
+// history is how many of the newest events the screen starts with.
+const history = 50;
+
 export function Events() {
   const [paused, setPaused] = useState(false);
+  const [{ data: latest, error: latestError }] = useQuery({
+    query: LatestEventsQuery,
+    variables: { last: history },
+    requestPolicy: 'network-only',
+  });
+  const past = latest?.viewer?.events;
   const [{ data: feed, error }] = useSubscription<EventsData, Ev[]>(
-    { query: EventsSubscription, pause: paused },
+    { query: EventsSubscription, variables: { after: past?.pageInfo.endCursor ?? null }, pause: paused || !past },
     (prev = [], data) => (prev.some((e) => e.id === data.events.id) ? prev : [data.events, ...prev].slice(0, 200)),
   );
-  const events = feed ?? [];
+  const live = feed ?? [];
+  const older = (past?.edges ?? [])
+    .map((e) => e.node)
+    .reverse()
+    .filter((e) => !live.some((l) => l.id === e.id));
+  const events: Ev[] = [...live, ...older];
+  if (!latest && !latestError) {
+    return (
+      <Page title="Events">
+        <Loading />
+      </Page>
+    );
+  }
   return (
     <Page
       title="Events"
@@ -26,9 +49,10 @@ export function Events() {
       }
     >
       <p className="muted">
-        Live: each order event appears here as it happens{paused ? ' (paused)' : ''}.
+        The latest events, newest first; each new one appears here as it happens{paused ? ' (paused)' : ''}.
+        {past?.pageInfo.hasPreviousPage && ` Older events: GET /v1/events.`}
       </p>
-      <FormErrors problems={problemsOf(error)} />
+      <FormErrors problems={[...problemsOf(latestError), ...problemsOf(error)]} />
       {events.length === 0 ? (
         <Empty>Waiting for events. Buy one of your listings to see order.paid arrive.</Empty>
       ) : (
