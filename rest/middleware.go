@@ -124,6 +124,15 @@ func Recover(ps Problems) func(http.Handler) http.Handler {
 	}
 }
 
+// NoteAccount names the account a request acts for in its access line,
+// when it was authenticated after the HTTP middleware ran (a websocket's
+// connection_init).
+func NoteAccount(ctx context.Context, accountID string) {
+	if ri := infoFrom(ctx); ri != nil {
+		ri.accountID = accountID
+	}
+}
+
 // AccessLog logs one line per request and records request metrics.
 func AccessLog(log *slog.Logger, m *Metrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {

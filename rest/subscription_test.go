@@ -1,10 +1,12 @@
 package rest_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -812,4 +814,45 @@ func BenchmarkSubscriptionLatency(b *testing.B) {
 	b.ReportMetric(q(0.5), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 	b.ReportMetric(q(1), "max-ms")
+}
+
+// The access line of a websocket connection names the account its
+// connection_init authenticated, like any authenticated request's.
+func TestSubscriptionAccessLogNamesTheAccount(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	env := testkit.New(t, testkit.WithLogger(slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	acc := env.NewAccount()
+	c := connectWS(t, env.URL, acc.Key)
+	require.NoError(t, c.conn.Close(websocket.StatusNormalClosure, "done"))
+	require.Eventually(t, func() bool {
+		for line := range strings.SplitSeq(buf.String(), "\n") {
+			var l struct {
+				Msg, Route string
+				AccountID  string `json:"account_id"`
+			}
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "request" && l.Route == "/graphql" {
+				return l.AccountID == acc.ID
+			}
+		}
+		return false
+	}, 5*time.Second, 20*time.Millisecond, "%s", &buf)
+}
+
+// syncBuffer is a bytes.Buffer for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

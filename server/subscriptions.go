@@ -71,6 +71,7 @@ func websocketTransport(res *resolvers.Resolver, log *slog.Logger) transport.Web
 				reason := closeReason(string(pr.Code) + ": " + pr.Detail)
 				return transport.WithWebsocketCloseCode(transport.AppendCloseReason(ctx, reason), code), nil, errors.New(reason)
 			}
+			rest.NoteAccount(ctx, p.AccountID)
 			ctx = context.WithValue(resolvers.WithPrincipal(ctx, p), websocketKey{}, true)
 			// Shutdown closes the connection (gqlgen closes it when this
 			// context ends); CloseFunc lets go of the hook.

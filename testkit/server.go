@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,10 +39,15 @@ type envOptions struct {
 	work   bool
 	config func(*config.Config)
 	prefix string
+	log    *slog.Logger
 }
 
 // WithWorkers runs River workers in the Env.
 func WithWorkers() Option { return func(o *envOptions) { o.work = true } }
+
+// WithLogger gives the service log instead of Logger's (to read what it
+// logs: access lines are at level info).
+func WithLogger(l *slog.Logger) Option { return func(o *envOptions) { o.log = l } }
 
 // WithConfig changes the configuration before the service is built.
 func WithConfig(fn func(*config.Config)) Option { return func(o *envOptions) { o.config = fn } }
@@ -78,7 +84,11 @@ func New(t testing.TB, opts ...Option) *Env {
 		o.prefix = NewRedisPrefix()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, Logger(), server.Options{Work: o.work, RateLimitPrefix: o.prefix})
+	log := o.log
+	if log == nil {
+		log = Logger()
+	}
+	srv, err := server.New(ctx, cfg, log, server.Options{Work: o.work, RateLimitPrefix: o.prefix})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start(ctx))
 	t.Cleanup(func() {
