@@ -1,14 +1,12 @@
 package mail_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"log/slog"
 	netmail "net/mail"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -355,30 +353,12 @@ func TestLastAttemptFails(t *testing.T) {
 	require.Contains(t, *got.LastError, "421")
 }
 
-// syncBuffer is a bytes.Buffer for a log handler.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // Without SMTP_URL a message is written to the log, passcode included, and
 // marked "logged"; a repeated job logs nothing more.
 func TestNoSMTPLogs(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
-	var buf syncBuffer
+	var buf testkit.LockedBuffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	w := newWorker(t, d, mail.Config{}, log)
 	to := recipient()

@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -820,7 +819,7 @@ func BenchmarkSubscriptionLatency(b *testing.B) {
 // connection_init authenticated, like any authenticated request's.
 func TestSubscriptionAccessLogNamesTheAccount(t *testing.T) {
 	t.Parallel()
-	var buf syncBuffer
+	var buf testkit.LockedBuffer
 	env := testkit.New(t, testkit.WithLogger(slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 	acc := env.NewAccount()
 	c := connectWS(t, env.URL, acc.Key)
@@ -837,22 +836,4 @@ func TestSubscriptionAccessLogNamesTheAccount(t *testing.T) {
 		}
 		return false
 	}, 5*time.Second, 20*time.Millisecond, "%s", &buf)
-}
-
-// syncBuffer is a bytes.Buffer for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -5,6 +5,7 @@
 package testkit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,3 +120,22 @@ func randomHex(n int) string {
 
 // Unique returns a short unique string for names and emails.
 func Unique() string { return fmt.Sprintf("%d%s", time.Now().UnixNano()%1e9, randomHex(3)) }
+
+// LockedBuffer is a bytes.Buffer safe for concurrent writers and readers:
+// what a process's output or a logger writes to while a test reads it.
+type LockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *LockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
