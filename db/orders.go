@@ -37,21 +37,25 @@ type OrderDeliverable struct {
 type Order struct {
 	bun.BaseModel `bun:"table:orders"`
 
-	ID                string             `bun:"id,pk"`
-	AccountID         string             `bun:"account_id"`
-	ListingID         string             `bun:"listing_id"`
-	ListingSlug       string             `bun:"listing_slug"`
-	CustomerID        *string            `bun:"customer_id"`
-	BuyerEmail        string             `bun:"buyer_email"`
-	Amount            int64              `bun:"amount"`
-	Currency          string             `bun:"currency"`
-	PlatformFee       int64              `bun:"platform_fee"`
-	NetAmount         int64              `bun:"net_amount"`
-	ContentType       string             `bun:"content_type"`
-	Status            string             `bun:"status"`
-	PaymentStatus     string             `bun:"payment_status"`
-	PaymentIntentID   *string            `bun:"payment_intent_id"`
-	CheckoutSessionID *string            `bun:"checkout_session_id"`
+	ID                string  `bun:"id,pk"`
+	AccountID         string  `bun:"account_id"`
+	ListingID         string  `bun:"listing_id"`
+	ListingSlug       string  `bun:"listing_slug"`
+	CustomerID        *string `bun:"customer_id"`
+	BuyerEmail        string  `bun:"buyer_email"`
+	Amount            int64   `bun:"amount"`
+	Currency          string  `bun:"currency"`
+	PlatformFee       int64   `bun:"platform_fee"`
+	NetAmount         int64   `bun:"net_amount"`
+	ContentType       string  `bun:"content_type"`
+	Status            string  `bun:"status"`
+	PaymentStatus     string  `bun:"payment_status"`
+	PaymentIntentID   *string `bun:"payment_intent_id"`
+	CheckoutSessionID *string `bun:"checkout_session_id"`
+	// CheckoutExpiresAt is when the expiry sweep cancels the order if it
+	// is still pending (nil: an order from before the sweep, whose
+	// checkout_expiry job does it).
+	CheckoutExpiresAt *time.Time         `bun:"checkout_expires_at"`
 	CheckoutData      map[string]any     `bun:"checkout_data,type:jsonb"`
 	ListingSnapshot   json.RawMessage    `bun:"listing_snapshot,type:jsonb"`
 	SellerSnapshot    json.RawMessage    `bun:"seller_snapshot,type:jsonb"`

@@ -211,11 +211,13 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, err
 	}
 	expiresAt, cancelAt := r.checkoutExpiry()
-	// The processor's checkout first, then the order with its session in
-	// one transaction: the buyer is sent to the checkout only once the
-	// order is stored, and a checkout whose order could not be stored is
-	// never shown to anyone (it expires at the processor).
+	// The processor's checkout first, then the order with its session and
+	// the moment the expiry sweep cancels it if unpaid, in one statement:
+	// the buyer is sent to the checkout only once the order is stored, and
+	// a checkout whose order could not be stored is never shown to anyone
+	// (it expires at the processor).
 	o := newPendingOrder(s, email, data, testKey != "")
+	o.CheckoutExpiresAt = &cancelAt
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
 		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug + "?checkout=canceled",
@@ -224,16 +226,8 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}
 	o.CheckoutSessionID = &cs.ID
-	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
-			return fmt.Errorf("create order: %w", err)
-		}
-		// The order is canceled if still unpaid when the checkout expires.
-		_, err := r.Jobs.InsertTx(ctx, tx.River, CheckoutExpiryArgs{OrderID: o.ID}, &river.InsertOpts{ScheduledAt: cancelAt})
-		return err
-	})
-	if err != nil {
-		return nil, err
+	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("create order: %w", err)
 	}
 	out.RedirectURL = cs.URL
 	return out, nil
@@ -614,7 +608,80 @@ func CheckoutNotice(outcome string) string {
 	return ""
 }
 
-// CheckoutExpiryArgs cancels an order whose checkout expired unpaid.
+// Checkout expiry: every order carries checkout_expires_at, and a
+// periodic sweep (CheckoutExpirySweepArgs, on River's leader) cancels the
+// pending orders past it through ExpireCheckout, one transaction each. It
+// replaced a River job per checkout (a River insert in every checkout, a
+// job run for every order, paid or not); CheckoutExpiryArgs jobs written
+// before it still run.
+
+// expirySweepBatch is how many due orders one query of the sweep takes,
+// and expirySweepMax how many one run expires (the next run goes on).
+const (
+	expirySweepBatch = 500
+	expirySweepMax   = 10 * expirySweepBatch
+)
+
+// ExpireDueCheckouts cancels the pending orders whose checkout expired
+// (ExpireCheckout each) and returns how many it looked at, at most
+// expirySweepMax per call.
+func (r *Resolver) ExpireDueCheckouts(ctx context.Context) (int, error) {
+	done := 0
+	for done < expirySweepMax {
+		var ids []string
+		if err := r.DB.NewSelect().Table("orders").Column("id").
+			Where("status = ?", db.OrderPending).Where("checkout_expires_at <= ?", r.Now()).
+			OrderExpr("checkout_expires_at").Limit(expirySweepBatch).Scan(ctx, &ids); err != nil {
+			return done, fmt.Errorf("find expired checkouts: %w", err)
+		}
+		for _, id := range ids {
+			if err := r.ExpireCheckout(ctx, id); err != nil {
+				return done, err
+			}
+		}
+		done += len(ids)
+		if len(ids) < expirySweepBatch {
+			break
+		}
+	}
+	return done, nil
+}
+
+// CheckoutExpirySweepArgs is the periodic sweep of expired checkouts.
+type CheckoutExpirySweepArgs struct{}
+
+// Kind names the job.
+func (CheckoutExpirySweepArgs) Kind() string { return "checkout_expiry_sweep" }
+
+// CheckoutExpirySweepWorker runs CheckoutExpirySweepArgs.
+type CheckoutExpirySweepWorker struct {
+	river.WorkerDefaults[CheckoutExpirySweepArgs]
+	R *Resolver
+}
+
+// Timeout bounds one run, below jobs.RescueStuckJobsAfter.
+func (w *CheckoutExpirySweepWorker) Timeout(*river.Job[CheckoutExpirySweepArgs]) time.Duration {
+	return 25 * time.Second
+}
+
+// Work expires the due checkouts.
+func (w *CheckoutExpirySweepWorker) Work(ctx context.Context, _ *river.Job[CheckoutExpirySweepArgs]) error {
+	_, err := w.R.ExpireDueCheckouts(ctx)
+	return err
+}
+
+// CheckoutExpiryPeriodicJob schedules the sweep at start and then every
+// half checkout lifetime, between 1 s and 30 s: an unpaid order is canceled
+// at most that long after its checkout expired.
+func CheckoutExpiryPeriodicJob(lifetime time.Duration) *river.PeriodicJob {
+	every := min(max(lifetime/2, time.Second), 30*time.Second)
+	return river.NewPeriodicJob(river.PeriodicInterval(every),
+		func() (river.JobArgs, *river.InsertOpts) { return CheckoutExpirySweepArgs{}, nil },
+		&river.PeriodicJobOpts{RunOnStart: true})
+}
+
+// CheckoutExpiryArgs cancels an order whose checkout expired unpaid: the
+// job of orders written before the sweep.
 type CheckoutExpiryArgs struct {
 	OrderID string `json:"order_id"`
 }

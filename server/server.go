@@ -141,11 +141,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 		CheckoutExpiry: cfg.CheckoutExpiry,
 	})
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob()}, AddWorkers: []func(*river.Workers){
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry)}, AddWorkers: []func(*river.Workers){
 		mailer.Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.CheckoutExpiryWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.CheckoutExpirySweepWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.GraceWorker{R: res}) },
 	}})

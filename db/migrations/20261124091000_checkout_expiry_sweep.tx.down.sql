@@ -1,0 +1,2 @@
+DROP INDEX orders_checkout_expiry_idx;
+ALTER TABLE orders DROP COLUMN checkout_expires_at;
