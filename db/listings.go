@@ -55,6 +55,10 @@ type Listing struct {
 	UpdatedAt         time.Time         `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 	PublishedAt       *time.Time        `bun:"published_at"`
 	DeletedAt         *time.Time        `bun:"deleted_at"`
+
+	// Seller is the listing's account, loaded only when a query asks for
+	// it (Relation("Seller"): one statement with the listing).
+	Seller *Account `bun:"rel:belongs-to,join:account_id=id"`
 }
 
 // Listing states.

@@ -66,18 +66,20 @@ type saleListing struct {
 // seller's account deleted).
 func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*saleListing, error) {
 	var s saleListing
-	err := r.DB.NewSelect().Model(&s.l).Where("slug = ?", strings.ToLower(slugValue)).Scan(ctx)
+	// The listing with its seller, in one statement.
+	err := r.DB.NewSelect().Model(&s.l).Relation("Seller").Where("listing.slug = ?", strings.ToLower(slugValue)).Scan(ctx)
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
 		return nil, problem.NotFoundf("No product %q.", slugValue)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if s.l.Seller == nil {
+		return nil, fmt.Errorf("listing %s: no account %s", s.l.ID, s.l.AccountID)
+	}
+	s.acc, s.l.Seller = *s.l.Seller, nil
 	if s.l.Status == db.ListingDraft && s.l.DeletedAt == nil {
 		return nil, problem.NotFoundf("No product %q.", slugValue)
-	}
-	if err := r.DB.NewSelect().Model(&s.acc).Where("id = ?", s.l.AccountID).Scan(ctx); err != nil {
-		return nil, err
 	}
 	// An unpaid subscription takes the seller's product pages down until
 	// billing is updated (CONTRACT §16).

@@ -89,7 +89,7 @@ func TestRedisConnectionsSpeakRESP2(t *testing.T) {
 // expired ones).
 func TestPaymentStatementBudget(t *testing.T) {
 	t.Parallel()
-	const checkoutStatements, paymentStatements = 3, 14
+	const checkoutStatements, paymentStatements = 2, 14
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	connectSandbox(t, env, acc.Key)
