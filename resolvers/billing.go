@@ -219,14 +219,7 @@ func (r *Resolver) applyBillingEvent(ctx context.Context, tx db.Tx, ev processor
 	case processor.PlanPaid:
 		return r.confirmPlan(ctx, tx, accountID, sub, b, now)
 	case processor.PlanCheckoutFailed:
-		if _, err := tx.ExecContext(ctx, `UPDATE plan_changes SET status = 'failed', updated_at = now()
-			WHERE id = ? AND account_id = ? AND status = 'pending'`, b.ChangeID, accountID); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM subscriptions WHERE account_id = ? AND status = 'pending'
-			AND processor_subscription_id IS NULL
-			AND NOT EXISTS (SELECT 1 FROM plan_changes WHERE account_id = ? AND status = 'pending')`, accountID, accountID)
-		return err
+		return failPlanChange(ctx, tx, accountID, b.ChangeID)
 	case processor.RenewalFailed:
 		if !current || (sub.Status != processor.SubscriptionActive && sub.Status != processor.SubscriptionPastDue) {
 			return nil
@@ -368,6 +361,50 @@ func (r *Resolver) ExpireGracePeriods(ctx context.Context) (int, error) {
 	return len(ids), nil
 }
 
+// failPlanChange ends a pending plan change unpaid (its checkout failed or
+// expired): the change is failed, and a subscription never paid goes away
+// with the last pending change of the account.
+func failPlanChange(ctx context.Context, tx db.Tx, accountID, changeID string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE plan_changes SET status = 'failed', updated_at = now()
+		WHERE id = ? AND account_id = ? AND status = 'pending'`, changeID, accountID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM subscriptions WHERE account_id = ? AND status = 'pending'
+		AND processor_subscription_id IS NULL
+		AND NOT EXISTS (SELECT 1 FROM plan_changes WHERE account_id = ? AND status = 'pending')`, accountID, accountID)
+	return err
+}
+
+// planCheckoutGrace is how long after a subscription checkout's expires_at
+// its plan change is ended by ExpirePlanCheckouts: at once under the
+// sandbox; under Stripe, which sends checkout.session.expired itself, only
+// as a backstop for a lost event.
+func (r *Resolver) planCheckoutGrace() time.Duration {
+	if r.Processor.Name() == processor.Sandbox {
+		return 0
+	}
+	return stripeExpiryGrace
+}
+
+// ExpirePlanCheckouts ends, as failed, the pending plan changes whose
+// subscription checkout expired unpaid (failPlanChange each, in a
+// transaction of its own), and returns how many it ended.
+func (r *Resolver) ExpirePlanCheckouts(ctx context.Context) (int, error) {
+	var due []planChangeRow
+	if err := r.DB.NewSelect().Model(&due).Column("id", "account_id").Where("status = 'pending'").
+		Where("expires_at <= ?", r.Now().Add(-r.planCheckoutGrace())).Limit(1000).Scan(ctx); err != nil {
+		return 0, fmt.Errorf("find expired plan checkouts: %w", err)
+	}
+	for _, c := range due {
+		if err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+			return failPlanChange(ctx, tx, c.AccountID, c.ID)
+		}); err != nil {
+			return 0, fmt.Errorf("expire plan checkout %s: %w", c.ID, err)
+		}
+	}
+	return len(due), nil
+}
+
 // GraceArgs is the periodic job that ends expired grace periods.
 type GraceArgs struct{}
 
@@ -383,9 +420,13 @@ type GraceWorker struct {
 // Timeout bounds one round.
 func (w *GraceWorker) Timeout(*river.Job[GraceArgs]) time.Duration { return 20 * time.Second }
 
-// Work ends the grace periods that have run out.
+// Work ends the grace periods that have run out, and the subscription
+// checkouts that expired unpaid.
 func (w *GraceWorker) Work(ctx context.Context, _ *river.Job[GraceArgs]) error {
-	_, err := w.R.ExpireGracePeriods(ctx)
+	if _, err := w.R.ExpireGracePeriods(ctx); err != nil {
+		return err
+	}
+	_, err := w.R.ExpirePlanCheckouts(ctx)
 	return err
 }
 
@@ -441,6 +482,16 @@ func (r *Resolver) CompleteSandboxBilling(ctx context.Context, token, outcome st
 	c, err := r.sandboxPlanChange(ctx, token)
 	if err != nil {
 		return "", err
+	}
+	// A checkout past its expiry can no longer be paid: it ends as one
+	// that failed (what ExpirePlanCheckouts does a moment later anyway).
+	if c.Status == "pending" && c.ExpiresAt != nil && !r.Now().Before(*c.ExpiresAt) {
+		if err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+			return failPlanChange(ctx, tx, c.AccountID, c.ID)
+		}); err != nil {
+			return "", err
+		}
+		return r.BillingURL() + "?plan_change=expired", nil
 	}
 	var ev processor.Event
 	switch outcome {

@@ -303,3 +303,41 @@ func TestBillingGraceJob(t *testing.T) {
 	require.Equal(t, "unpaid", a["subscription"].(map[string]any)["status"])
 	require.Equal(t, false, a["readiness"].(map[string]any)["operational"])
 }
+
+// A subscription checkout left unpaid past its expires_at ends like a
+// failed one when the billing job runs (the pending change failed, the
+// never-paid subscription gone), and its sandbox page can no longer pay:
+// the seller is sent back to the billing page with plan_change=expired.
+func TestBillingPlanCheckoutExpires(t *testing.T) {
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	change := changePlan(t, env, acc.Key, "growth")
+	require.Equal(t, "pending", change["status"])
+	exp, err := time.Parse(time.RFC3339, change["expires_at"].(string))
+	require.NoError(t, err)
+	require.Equal(t, "pending", env.Get("/v1/account", acc.Key).JSON(t)["subscription"].(map[string]any)["status"])
+
+	res := env.Server.Resolver
+	w := &resolvers.GraceWorker{R: res}
+	require.NoError(t, w.Work(context.Background(), nil))
+	require.Equal(t, "pending", env.Get("/v1/account", acc.Key).JSON(t)["subscription"].(map[string]any)["status"], "not expired yet")
+
+	res.Now = func() time.Time { return exp.Add(time.Minute) }
+	// Paying on the expired page changes nothing.
+	c := noRedirect(env)
+	resp, err := c.PostForm(change["url"].(string), url.Values{"outcome": {"paid"}})
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 303, resp.StatusCode)
+	require.True(t, strings.HasSuffix(resp.Header.Get("Location"), "?plan_change=expired"), resp.Header.Get("Location"))
+	a := env.Get("/v1/account", acc.Key).JSON(t)
+	require.Equal(t, "free", a["plan"])
+
+	require.NoError(t, w.Work(context.Background(), nil))
+	a = env.Get("/v1/account", acc.Key).JSON(t)
+	require.Nil(t, a["subscription"], "%v", a["subscription"])
+	var status string
+	require.NoError(t, env.Server.DB.Pool.QueryRow(context.Background(),
+		`SELECT status FROM plan_changes WHERE account_id = $1 AND plan = 'growth'`, acc.ID).Scan(&status))
+	require.Equal(t, "failed", status)
+}

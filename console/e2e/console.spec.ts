@@ -318,6 +318,12 @@ test('customers, settings, billing and home show the account', async () => {
   await expectAccessible(page, 'billing-growth');
   await screenshots(page, 'billing');
 
+  // A subscription checkout that expired unpaid sends the seller back with
+  // plan_change=expired: the page says so, and the plan is unchanged.
+  await page.goto('/console/settings/billing?plan_change=expired');
+  await expect(page.getByRole('alert')).toContainText('expired before it was paid');
+  await expect(page.getByTestId('plan')).toHaveText('growth');
+
   await page.goto('/console/');
   await expect(page.getByRole('link', { name: 'Field guide to moss' })).toBeVisible();
   await expectAccessible(page, 'home');

@@ -1,7 +1,7 @@
 // Plan and billing: the plans, the account's plan, fee rate, billing status
 // and subscription, and the plan change (changePlan): a paid plan goes
 // through the processor's hosted subscription checkout, which returns here
-// with ?plan_change=paid|failed; the free plan is immediate.
+// with ?plan_change=paid|failed|expired; the free plan is immediate.
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import type { PlanId } from '../gql/graphql';
@@ -52,6 +52,11 @@ export function Billing() {
       {returned === 'paid' && <Notice>Payment received: your new plan is in force.</Notice>}
       {returned === 'failed' && (
         <p className="alert" role="alert">The subscription payment failed: your plan did not change.</p>
+      )}
+      {returned === 'expired' && (
+        <p className="alert" role="alert">
+          That subscription checkout expired before it was paid: your plan did not change. Choose the plan again.
+        </p>
       )}
       {notice && <Notice>{notice}</Notice>}
       <FormErrors problems={[...problemsOf(error), ...problems]} />
