@@ -13,8 +13,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"commerce/config"
-	stripeproc "commerce/processor/stripe"
 	"commerce/testkit"
 )
 
@@ -73,18 +71,7 @@ func stripeEvent(id, typ string, object map[string]any) []byte {
 // drive the plan and billing_status exactly as the sandbox's do.
 func TestBillingStripe(t *testing.T) {
 	t.Parallel()
-	mock := testkit.StripeMock(t)
-	rec := &bodyRecorder{}
-	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
-		c.Processor = "stripe"
-		c.StripeSecretKey = testkit.StripeMockKey
-		c.StripeWebhookSecret = stripeWebhookSecret
-		c.StripeAPIBase = mock
-	}))
-	proc, err := stripeproc.New(stripeproc.Config{SecretKey: testkit.StripeMockKey, WebhookSecret: stripeWebhookSecret,
-		APIBase: mock, HTTPClient: &http.Client{Transport: rec}})
-	require.NoError(t, err)
-	env.Server.Resolver.Processor = proc
+	env, rec := recordedStripeEnv(t)
 	acc := env.NewAccount()
 	u := strings.ToLower(testkit.Unique())
 	hook := func(typ string, object map[string]any) {

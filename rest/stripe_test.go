@@ -122,18 +122,7 @@ func TestStripeConnect(t *testing.T) {
 // the same event through the platform's endpoint changes nothing.
 func TestStripeTestModeKey(t *testing.T) {
 	t.Parallel()
-	mock := testkit.StripeMock(t)
-	rec := &bodyRecorder{}
-	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
-		c.Processor = "stripe"
-		c.StripeSecretKey = testkit.StripeMockKey
-		c.StripeWebhookSecret = stripeWebhookSecret
-		c.StripeAPIBase = mock
-	}))
-	proc, err := stripeproc.New(stripeproc.Config{SecretKey: testkit.StripeMockKey, WebhookSecret: stripeWebhookSecret,
-		APIBase: mock, HTTPClient: &http.Client{Transport: rec}})
-	require.NoError(t, err)
-	env.Server.Resolver.Processor = proc
+	env, rec := recordedStripeEnv(t)
 	acc := env.NewAccount()
 	put := func(body any) *testkit.Response {
 		return env.Do(testkit.Request{Method: "PUT", Path: "/v1/account", Key: acc.Key, Body: body})
@@ -231,4 +220,24 @@ func stripeMockEndpointID(t *testing.T, rec *bodyRecorder) string {
 	}
 	t.Fatal("no webhook endpoint was deleted")
 	return ""
+}
+
+// recordedStripeEnv is an Env whose processor is Stripe (stripe-mock,
+// webhooks signed with stripeWebhookSecret) and records the body of every
+// request the service sends to Stripe.
+func recordedStripeEnv(t *testing.T) (*testkit.Env, *bodyRecorder) {
+	t.Helper()
+	mock := testkit.StripeMock(t)
+	rec := &bodyRecorder{}
+	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = stripeWebhookSecret
+		c.StripeAPIBase = mock
+	}))
+	proc, err := stripeproc.New(stripeproc.Config{SecretKey: testkit.StripeMockKey, WebhookSecret: stripeWebhookSecret,
+		APIBase: mock, HTTPClient: &http.Client{Transport: rec}})
+	require.NoError(t, err)
+	env.Server.Resolver.Processor = proc
+	return env, rec
 }
