@@ -196,7 +196,7 @@ func TestGraphQLCostBudget(t *testing.T) {
 	left := 20000 - float64(fit)*cost
 	// Refused whole, the operation answers like a REST route over its
 	// limit: 429 with Retry-After (CONTRACT §4), the body a GraphQL response.
-	r := env.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": q}, NoCheck: true})
+	r := env.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": q}})
 	require.NoError(t, json.Unmarshal(r.Body, &res), "%s", r.Body)
 	ext := requireRefused(t, env, res, "rate_limited")
 	require.Equal(t, 429.0, ext["status"])
