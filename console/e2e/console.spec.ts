@@ -323,6 +323,7 @@ test('customers, settings, billing and home show the account', async () => {
   await page.goto('/console/settings/billing?plan_change=expired');
   await expect(page.getByRole('alert')).toContainText('expired before it was paid');
   await expect(page.getByTestId('plan')).toHaveText('growth');
+  await screenshots(page, 'billing-expired');
 
   await page.goto('/console/');
   await expect(page.getByRole('link', { name: 'Field guide to moss' })).toBeVisible();
