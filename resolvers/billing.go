@@ -375,6 +375,14 @@ func failPlanChange(ctx context.Context, tx db.Tx, accountID, changeID string) e
 	return err
 }
 
+// expirePlanChange ends one plan change whose checkout expired unpaid, in
+// a transaction of its own.
+func (r *Resolver) expirePlanChange(ctx context.Context, accountID, changeID string) error {
+	return r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		return failPlanChange(ctx, tx, accountID, changeID)
+	})
+}
+
 // planCheckoutGrace is how long after a subscription checkout's expires_at
 // its plan change is ended by ExpirePlanCheckouts: at once under the
 // sandbox; under Stripe, which sends checkout.session.expired itself, only
@@ -387,8 +395,8 @@ func (r *Resolver) planCheckoutGrace() time.Duration {
 }
 
 // ExpirePlanCheckouts ends, as failed, the pending plan changes whose
-// subscription checkout expired unpaid (failPlanChange each, in a
-// transaction of its own), and returns how many it ended.
+// subscription checkout expired unpaid (expirePlanChange each), and
+// returns how many it ended.
 func (r *Resolver) ExpirePlanCheckouts(ctx context.Context) (int, error) {
 	var due []planChangeRow
 	if err := r.DB.NewSelect().Model(&due).Column("id", "account_id").Where("status = 'pending'").
@@ -396,9 +404,7 @@ func (r *Resolver) ExpirePlanCheckouts(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("find expired plan checkouts: %w", err)
 	}
 	for _, c := range due {
-		if err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-			return failPlanChange(ctx, tx, c.AccountID, c.ID)
-		}); err != nil {
+		if err := r.expirePlanChange(ctx, c.AccountID, c.ID); err != nil {
 			return 0, fmt.Errorf("expire plan checkout %s: %w", c.ID, err)
 		}
 	}
@@ -486,9 +492,7 @@ func (r *Resolver) CompleteSandboxBilling(ctx context.Context, token, outcome st
 	// A checkout past its expiry can no longer be paid: it ends as one
 	// that failed (what ExpirePlanCheckouts does a moment later anyway).
 	if c.Status == "pending" && c.ExpiresAt != nil && !r.Now().Before(*c.ExpiresAt) {
-		if err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-			return failPlanChange(ctx, tx, c.AccountID, c.ID)
-		}); err != nil {
+		if err := r.expirePlanChange(ctx, c.AccountID, c.ID); err != nil {
 			return "", err
 		}
 		return r.BillingURL() + "?plan_change=expired", nil

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"embed"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -33,20 +32,11 @@ const (
 // panics (the tests load it).
 var loadAPIDocs = sync.OnceValue(func() *ide { return loadEmbeddedPage(apidocsFiles, "apidocs", apidocsAssets) })
 
-// apidocsPage is what index.html is rendered with.
+// apidocsPage is what index.html is rendered with: the embedded page's
+// URL and Nonce (idePage), and the document Redoc renders.
 type apidocsPage struct {
-	d     *ide
-	Nonce string
-	Spec  string
-}
-
-// URL is the URL of an embedded file (a path under apidocs/).
-func (p apidocsPage) URL(name string) (string, error) {
-	u, ok := p.d.urls[name]
-	if !ok {
-		return "", fmt.Errorf("apidocs: no embedded asset %s", name)
-	}
-	return u, nil
+	idePage
+	Spec string
 }
 
 // apiReference serves GET and HEAD /docs/api: Redoc rendering
@@ -62,7 +52,7 @@ func apiReference() http.Handler {
 		nonce := make([]byte, 18)
 		_, _ = rand.Read(nonce)
 		// URL-safe base64: nothing html/template escapes in the meta element.
-		p := apidocsPage{d: d, Nonce: base64.RawURLEncoding.EncodeToString(nonce), Spec: apidocsSpec}
+		p := apidocsPage{idePage: idePage{ide: d, Nonce: base64.RawURLEncoding.EncodeToString(nonce)}, Spec: apidocsSpec}
 		var buf bytes.Buffer
 		if err := d.page.Execute(&buf, p); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

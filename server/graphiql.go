@@ -96,17 +96,18 @@ func loadEmbeddedPage(fsys embed.FS, dir, assetsURL string) *ide {
 	return d
 }
 
-// idePage is what index.html is rendered with.
+// idePage is what an embedded page's index.html is rendered with (the
+// IDE's; the API reference's embeds it).
 type idePage struct {
 	ide   *ide
 	Nonce string
 }
 
-// URL is the page-relative URL of an embedded file (a path under graphiql/).
+// URL is the URL of an embedded file (a path under the page's directory).
 func (p idePage) URL(name string) (string, error) {
 	u, ok := p.ide.urls[name]
 	if !ok {
-		return "", fmt.Errorf("graphiql: no embedded asset %s", name)
+		return "", fmt.Errorf("no embedded asset %s", name)
 	}
 	return u, nil
 }
