@@ -20,6 +20,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"commerce/input"
 	"commerce/netguard"
 	"commerce/problem"
 	"commerce/storage"
@@ -143,6 +144,11 @@ var uploadNames = []string{"url", "content", "filename", "content_type"}
 func variables(spec toolSpec, raw json.RawMessage) (map[string]any, []string, *uploadArgs, error) {
 	vars := map[string]any{}
 	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		// Over HTTP the whole message was checked already; over stdio
+		// this is the first look (CONTRACT §1).
+		if err := input.JSONDepth(raw); err != nil {
+			return nil, nil, nil, problem.New(problem.InvalidRequest, "The arguments "+err.Error()+", the limit: send a flatter document.")
+		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		if err := dec.Decode(&vars); err != nil {

@@ -94,6 +94,9 @@ func (a *API) processorWebhook(w http.ResponseWriter, r *http.Request) error {
 	if len(body) > maxProcessorEvent {
 		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
 	}
+	if err := CheckJSONDepth(body, "The event"); err != nil {
+		return err
+	}
 	if err := a.Resolver.HandleProcessorWebhook(r.Context(), body, r.Header); err != nil {
 		return err
 	}
@@ -111,6 +114,9 @@ func (a *API) testProcessorWebhook(w http.ResponseWriter, r *http.Request) error
 	}
 	if len(body) > maxProcessorEvent {
 		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
+	}
+	if err := CheckJSONDepth(body, "The event"); err != nil {
+		return err
 	}
 	if err := a.Resolver.HandleTestProcessorWebhook(r.Context(), chi.URLParam(r, "account_id"), body, r.Header); err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -107,90 +107,70 @@ func checkRequest(r *http.Request, ids map[string]string) error {
 // a NUL. encoding/json would silently turn invalid UTF-8 into U+FFFD, so
 // the raw bytes of each string are checked too. A body that is not valid
 // JSON returns nil: decoding reports it.
+//
+// The walk is a loop over the tokens with a stack of path segments (at
+// most input.MaxJSONDepth: decodeJSON checks the depth first); the param
+// is rendered only when a string is refused, so the walk allocates nothing
+// per level or per element.
 func checkJSONText(body []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	w := textWalker{dec: dec, body: body}
-	param, err := w.value("")
-	if err != nil || param == "" {
-		return nil
-	}
-	return problem.Validation(param, param+" "+w.why.Error())
-}
-
-type textWalker struct {
-	dec  *json.Decoder
-	body []byte
-	why  error
-}
-
-// next reads a token and checks it when it is a string.
-func (w *textWalker) next() (json.Token, bool, error) {
-	start := w.dec.InputOffset()
-	tok, err := w.dec.Token()
-	if err != nil {
-		return nil, false, err
-	}
-	s, ok := tok.(string)
-	if !ok {
-		return tok, false, nil
-	}
-	// The raw span holds the separators before the literal (ASCII) and the
-	// literal itself, escapes still encoded.
-	if end := w.dec.InputOffset(); !utf8.Valid(w.body[start:end]) {
-		w.why = input.ErrUTF8
-		return tok, true, nil
-	}
-	if err := input.Text(s); err != nil {
-		w.why = err
-		return tok, true, nil
-	}
-	return tok, false, nil
-}
-
-// value walks one JSON value at path at; it returns the path of the first
-// bad string, or "".
-func (w *textWalker) value(at string) (string, error) {
-	tok, bad, err := w.next()
-	if err != nil || bad {
-		return at, err
-	}
-	return w.rest(tok, at)
-}
-
-// rest walks the remainder of a value whose first token is tok.
-func (w *textWalker) rest(tok json.Token, at string) (string, error) {
-	switch tok {
-	case json.Delim('{'):
-		for w.dec.More() {
-			k, bad, err := w.next()
-			if err != nil {
-				return "", err
+	var (
+		at input.Path
+		// wantKey[i]: level i is an object between members.
+		wantKey []bool
+	)
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		top := at.Top()
+		switch tok {
+		case json.Delim('}'), json.Delim(']'):
+			at, wantKey = at[:len(at)-1], wantKey[:len(wantKey)-1]
+			if len(at) == 0 {
+				return nil // the document's one value is done
 			}
-			key, _ := k.(string)
-			p := key
-			if at != "" {
-				p = at + "." + key
+			wantKey[len(wantKey)-1] = !at.Top().IsIndex
+			continue
+		}
+		isKey := top != nil && wantKey[len(wantKey)-1]
+		if top != nil && top.IsIndex {
+			top.Index++
+		}
+		if str, ok := tok.(string); ok {
+			if isKey {
+				top.Key = str
 			}
-			if bad {
-				return p, nil
+			why := input.Text(str)
+			// The raw span holds the separators before the literal
+			// (ASCII) and the literal itself, escapes still encoded.
+			if !utf8.Valid(body[start:dec.InputOffset()]) {
+				why = input.ErrUTF8
 			}
-			if bad, err := w.value(p); err != nil || bad != "" {
-				return bad, err
+			if why != nil {
+				param := at.String()
+				if param == "" {
+					return nil // a lone string: decoding refuses it
+				}
+				return problem.Validation(param, param+" "+why.Error())
 			}
 		}
-		_, err := w.dec.Token() // }
-		return "", err
-	case json.Delim('['):
-		for i := 0; w.dec.More(); i++ {
-			if bad, err := w.value(at + "[" + strconv.Itoa(i) + "]"); err != nil || bad != "" {
-				return bad, err
-			}
+		switch {
+		case isKey:
+			wantKey[len(wantKey)-1] = false
+		case tok == json.Delim('{'):
+			at, wantKey = at.Key(""), append(wantKey, true)
+		case tok == json.Delim('['):
+			at, wantKey = at.Index(-1), append(wantKey, false)
+		case top == nil:
+			return nil // a lone scalar
+		default:
+			wantKey[len(wantKey)-1] = !top.IsIndex
 		}
-		_, err := w.dec.Token() // ]
-		return "", err
 	}
-	return "", nil
 }
 
 var (
@@ -200,46 +180,57 @@ var (
 
 // checkTimes returns validation_error naming the first time.Time in v (a
 // decoded request body) outside input.Time's range; the name comes from the
-// json tags, in the contract's notation.
+// json tags, in the contract's notation. Only the parts of v whose types can
+// hold a time.Time are visited (a free-form object such as metadata, decoded
+// into maps and slices of any, holds none), and the name is rendered only
+// for the time it reports.
 func checkTimes(v any) error {
-	if param, err := findTime(reflect.ValueOf(v), ""); err != nil {
+	var at input.Path
+	if err := findTime(reflect.ValueOf(v), &at); err != nil {
+		param := at.String()
 		return problem.Validation(param, param+" "+err.Error())
 	}
 	return nil
 }
 
-func findTime(v reflect.Value, at string) (string, error) {
-	if !v.IsValid() {
-		return "", nil
+// findTime walks v; on a refused time it returns why, with *at its path.
+// Its recursion follows the request type's structure, which the code
+// declares, not the client.
+func findTime(v reflect.Value, at *input.Path) error {
+	if !v.IsValid() || !mayHoldTime(v.Type()) {
+		return nil
 	}
 	if v.Type() == timeType {
 		if v.CanInterface() {
-			if err := input.Time(v.Interface().(time.Time)); err != nil {
-				return at, err
-			}
+			return input.Time(v.Interface().(time.Time))
 		}
-		return "", nil
+		return nil
 	}
 	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
+	case reflect.Pointer:
 		if v.IsNil() {
-			return "", nil
+			return nil
 		}
 		return findTime(v.Elem(), at)
 	case reflect.Slice, reflect.Array:
+		*at = at.Index(0)
 		for i := range v.Len() {
-			if p, err := findTime(v.Index(i), at+"["+strconv.Itoa(i)+"]"); err != nil {
-				return p, err
+			at.Top().Index = i
+			if err := findTime(v.Index(i), at); err != nil {
+				return err
 			}
 		}
+		*at = (*at)[:len(*at)-1]
 	case reflect.Map:
+		*at = at.Key("")
 		iter := v.MapRange()
 		for iter.Next() {
-			k := fmt.Sprint(iter.Key().Interface())
-			if p, err := findTime(iter.Value(), join(at, k)); err != nil {
-				return p, err
+			at.Top().Key = fmt.Sprint(iter.Key().Interface())
+			if err := findTime(iter.Value(), at); err != nil {
+				return err
 			}
 		}
+		*at = (*at)[:len(*at)-1]
 	case reflect.Struct:
 		t := v.Type()
 		// gqlgen's Omittable[T] (an optional field of an update input):
@@ -251,29 +242,60 @@ func findTime(v reflect.Value, at string) (string, error) {
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !f.IsExported() {
+			name, ok := jsonName(f)
+			if !ok {
 				continue
 			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
+			*at = at.Key(name)
+			if err := findTime(v.Field(i), at); err != nil {
+				return err
 			}
-			if name == "" {
-				name = f.Name
-			}
-			if p, err := findTime(v.Field(i), join(at, name)); err != nil {
-				return p, err
-			}
+			*at = (*at)[:len(*at)-1]
 		}
 	}
-	return "", nil
+	return nil
 }
 
-func join(at, name string) string {
-	if at == "" {
-		return name
+// jsonName is a struct field's name in JSON; false when encoding/json skips it.
+func jsonName(f reflect.StructField) (string, bool) {
+	if !f.IsExported() {
+		return "", false
 	}
-	return at + "." + name
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" {
+		return "", false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, true
+}
+
+// holdsTime caches mayHoldTime by type.
+var holdsTime sync.Map // reflect.Type → bool
+
+// mayHoldTime reports whether a value of type t can contain a time.Time.
+// An interface cannot here: encoding/json decodes into one only maps,
+// slices, strings, numbers and booleans.
+func mayHoldTime(t reflect.Type) bool {
+	if v, ok := holdsTime.Load(t); ok {
+		return v.(bool)
+	}
+	holdsTime.Store(t, true) // while t is being worked out (recursive types)
+	var out bool
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		out = mayHoldTime(t.Elem())
+	case reflect.Map:
+		out = mayHoldTime(t.Key()) || mayHoldTime(t.Elem())
+	case reflect.Struct:
+		out = t == timeType || strings.HasPrefix(t.Name(), omittableName)
+		for i := 0; !out && i < t.NumField(); i++ {
+			out = mayHoldTime(t.Field(i).Type)
+		}
+	}
+	holdsTime.Store(t, out)
+	return out
 }
 
 // idParam reads a query parameter that filters by an id of the given

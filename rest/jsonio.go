@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"commerce/input"
 	"commerce/problem"
 )
 
@@ -50,6 +51,9 @@ func decodeJSON(r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return problem.New(problem.InvalidRequest, "A JSON request body is required.")
 	}
+	if err := CheckJSONDepth(body, "The request body"); err != nil {
+		return err
+	}
 	if err := checkJSONText(body); err != nil {
 		return err
 	}
@@ -62,6 +66,19 @@ func decodeJSON(r *http.Request, dst any) error {
 		return problem.New(problem.InvalidRequest, "The request body holds more than one JSON value.")
 	}
 	return checkTimes(dst)
+}
+
+// CheckJSONDepth refuses a JSON document nested deeper than
+// input.MaxJSONDepth (CONTRACT §1, "Bounded input"): invalid_request, its
+// detail starting with what (such as "The request body"). It is one pass
+// over the bytes; every reader of a client's JSON calls it before any other
+// work on the document.
+func CheckJSONDepth(doc []byte, what string) error {
+	if err := input.JSONDepth(doc); err != nil {
+		return problem.Newf(problem.InvalidRequest, "%s %s, the limit: send a flatter document.", what, err).
+			With("max_depth", input.MaxJSONDepth)
+	}
+	return nil
 }
 
 func jsonProblem(err error) error {

@@ -33,7 +33,7 @@ func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 			}
 			res, err := a.Charge(r.Context(), group, Subject(r.Context()))
 			if res != nil {
-				setLimitHeaders(w, res)
+				SetLimitHeaders(w, res)
 			}
 			if err != nil {
 				a.Problems.Write(w, r, err)
@@ -60,7 +60,7 @@ func (a *API) overlapped(w http.ResponseWriter, r *http.Request, group string, n
 	next.ServeHTTP(buf, r.WithContext(context.WithValue(ctx, chargeSettlesKey{}, true)))
 	c := <-done
 	if c.res != nil {
-		setLimitHeaders(w, c.res)
+		SetLimitHeaders(w, c.res)
 	}
 	if c.err != nil {
 		a.Problems.Write(w, r, c.err)
@@ -108,8 +108,8 @@ func (b *bufferedResponse) Write(p []byte) (int, error) {
 	return b.body.Write(p)
 }
 
-// setLimitHeaders sends the RateLimit-* headers of res.
-func setLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
+// SetLimitHeaders sends the RateLimit-* headers of res.
+func SetLimitHeaders(w http.ResponseWriter, res *ratelimit.Result) {
 	h := w.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
 	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))

@@ -113,7 +113,7 @@ func (a *API) redeliverOrder(w http.ResponseWriter, r *http.Request) error {
 	ctx, limits := resolvers.WithLimitReport(r.Context())
 	out, err := a.Resolver.RedeliverOrder(ctx, chi.URLParam(r, "id"))
 	if res, ok := limits.Binding(); ok {
-		setLimitHeaders(w, &res)
+		SetLimitHeaders(w, &res)
 	}
 	if err != nil {
 		return err

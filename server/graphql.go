@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -76,24 +77,23 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
 	srv.Use(newFieldLimits(charge, &noNUL{}))
-	// Each request gets its own dataloaders. A POST's writer applies what
-	// an extension decided for the whole response (outcome).
+	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := res.WithLoaders(r.Context())
-		if r.Method == http.MethodPost && r.Header.Get("Upgrade") == "" {
-			o := &outcome{}
-			ctx = context.WithValue(ctx, outcomeKey{}, o)
-			w = &outcomeWriter{ResponseWriter: w, o: o}
-		}
-		srv.ServeHTTP(w, r.WithContext(ctx))
+		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
 	})
 }
 
-// outcome is what an extension decided for a POST's HTTP response before
-// anything ran: an operation refused whole by the cost budget answers 429
-// with Retry-After, like a REST route over its limit (CONTRACT §4).
+// outcome is what the handling of a POST decided for its HTTP response:
+// an operation refused whole by the cost budget answers 429 with
+// Retry-After, like a REST route over its limit (CONTRACT §4), and every
+// response carries the cost budget's RateLimit-* headers (CONTRACT §14).
 type outcome struct {
 	retryAfter int // seconds; 0: none
+	// budget is the caller's cost budget after the operation's spend (nil
+	// when nothing was spent: the writer reads it then).
+	budget *ratelimit.Result
+	// subject is the caller's rate-limit subject once authenticated.
+	subject string
 }
 
 type outcomeKey struct{}
@@ -107,10 +107,46 @@ func refuseWith(ctx context.Context, retryAfter int) {
 	}
 }
 
+// noteBudget records the caller's budget after a spend, for the headers.
+func noteBudget(ctx context.Context, res *ratelimit.Result) {
+	if o, ok := ctx.Value(outcomeKey{}).(*outcome); ok && res != nil {
+		o.budget = res
+	}
+}
+
+// graphQLResponses comes first on POST /graphql: whatever answers the
+// request (the body limit, authentication, an extension, the executor),
+// its response carries the cost budget's RateLimit-* headers, read from
+// the budget without spending when the request spent nothing (a refusal).
+// The subject is the caller's once authenticated (graphQLSubject), else
+// the client IP's.
+func graphQLResponses(spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			o := &outcome{}
+			ctx := context.WithValue(r.Context(), outcomeKey{}, o)
+			next.ServeHTTP(&outcomeWriter{ResponseWriter: w, o: o, ctx: ctx, spend: spend}, r.WithContext(ctx))
+		})
+	}
+}
+
+// graphQLSubject records the authenticated caller's subject for the
+// headers (it runs after authentication).
+func graphQLSubject(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o, ok := r.Context().Value(outcomeKey{}).(*outcome); ok {
+			o.subject = rest.Subject(r.Context())
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // outcomeWriter applies the request's outcome when the status is written.
 type outcomeWriter struct {
 	http.ResponseWriter
 	o       *outcome
+	ctx     context.Context
+	spend   func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)
 	written bool
 }
 
@@ -120,6 +156,14 @@ func (w *outcomeWriter) WriteHeader(status int) {
 		if w.o.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(w.o.retryAfter))
 			status = http.StatusTooManyRequests
+		}
+		budget := w.o.budget
+		if budget == nil && w.spend != nil {
+			subject := cmp.Or(w.o.subject, rest.IPSubject(w.ctx))
+			budget, _ = w.spend(w.ctx, subject, 0) // nil when Redis cannot be asked
+		}
+		if budget != nil {
+			rest.SetLimitHeaders(w.ResponseWriter, budget)
 		}
 	}
 	w.ResponseWriter.WriteHeader(status)

@@ -126,6 +126,7 @@ func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 func (c *costLimit) report(ctx context.Context, oc *graphql.OperationContext, cost, spend int) *ratelimit.Result {
 	rep := costReport{Requested: cost}
 	res, _ := c.spend(ctx, rest.Subject(ctx), spend)
+	noteBudget(ctx, res)
 	if res != nil {
 		reset := int(math.Ceil(res.Reset.Seconds()))
 		rep.Limit, rep.Remaining, rep.Reset = &res.Limit, &res.Remaining, &reset

@@ -256,35 +256,43 @@ func (n *noNUL) check(ctx context.Context, fc *graphql.FieldContext) error {
 				typ = d.Type
 			}
 		}
-		if param, why := n.find(v, typ, snake(a.Name)); why != nil {
+		at := input.Path{{Key: snake(a.Name)}}
+		if why := n.find(v, typ, &at); why != nil {
+			param := at.String()
 			return problem.Validation(param, param+" "+why.Error())
 		}
 	}
 	return nil
 }
 
-// find returns the REST path of the first string in v that input refuses,
-// and why (nil when none). typ (nil inside a custom scalar) says which map
-// keys are input fields and which strings are Time values.
-func (n *noNUL) find(v any, typ *ast.Type, at string) (string, error) {
+// find returns why the first string in v that input refuses is refused
+// (nil when none), with *at its REST path, rendered by the caller only
+// then. typ (nil inside a custom scalar) says which map keys are input
+// fields and which strings are Time values. Its recursion is bounded by
+// the variables' depth, which the body's check keeps to
+// input.MaxJSONDepth.
+func (n *noNUL) find(v any, typ *ast.Type, at *input.Path) error {
 	switch x := v.(type) {
 	case string:
 		if typ != nil && typ.Name() == "Time" {
 			if t, err := time.Parse(time.RFC3339Nano, x); err == nil && input.Time(t) != nil {
-				return at, input.Time(t)
+				return input.Time(t)
 			}
 		}
-		return at, input.Text(x)
+		return input.Text(x)
 	case []any:
 		var elem *ast.Type
 		if typ != nil {
 			elem = typ.Elem
 		}
+		*at = at.Index(0)
 		for i, item := range x {
-			if p, why := n.find(item, elem, at+"["+strconv.Itoa(i)+"]"); why != nil {
-				return p, why
+			at.Top().Index = i
+			if why := n.find(item, elem, at); why != nil {
+				return why
 			}
 		}
+		*at = (*at)[:len(*at)-1]
 	case map[string]any:
 		var def *ast.Definition
 		if typ != nil {
@@ -295,6 +303,7 @@ func (n *noNUL) find(v any, typ *ast.Type, at string) (string, error) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
+		*at = at.Key("")
 		for _, k := range keys {
 			name, ftyp := k, (*ast.Type)(nil)
 			if def != nil && def.Kind == ast.InputObject {
@@ -303,13 +312,15 @@ func (n *noNUL) find(v any, typ *ast.Type, at string) (string, error) {
 					ftyp = f.Type
 				}
 			}
+			at.Top().Key = name
 			if why := input.Text(k); why != nil {
-				return at + "." + name, why
+				return why
 			}
-			if p, why := n.find(x[k], ftyp, at+"."+name); why != nil {
-				return p, why
+			if why := n.find(x[k], ftyp, at); why != nil {
+				return why
 			}
 		}
+		*at = (*at)[:len(*at)-1]
 	}
-	return "", nil
+	return nil
 }

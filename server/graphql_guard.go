@@ -68,6 +68,14 @@ func graphQLBodyLimit(ps rest.Problems) func(http.Handler) http.Handler {
 					return
 				}
 				tooLarge = len(body) > maxGraphQLBody
+				if !tooLarge {
+					// Variables and extensions nest at most 32 levels
+					// (CONTRACT §1), checked before gqlgen decodes them.
+					if err := rest.CheckJSONDepth(body, "The request body"); err != nil {
+						writeGraphQLError(w, r, ps, http.StatusBadRequest, problem.From(err))
+						return
+					}
+				}
 				r.Body = io.NopCloser(bytes.NewReader(body))
 			}
 			if tooLarge {

@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"commerce/problem"
+	"commerce/rest"
 	"commerce/storage"
 )
 
@@ -212,6 +213,9 @@ func readJSONPart(mr *multipart.Reader, name string, limit int64) ([]byte, *prob
 	}
 	if int64(len(b)) > limit {
 		return nil, invalidUpload("The %s part is larger than %d KiB.", name, limit>>10)
+	}
+	if err := rest.CheckJSONDepth(b, "The "+name+" part"); err != nil {
+		return nil, problem.From(err)
 	}
 	return b, nil
 }

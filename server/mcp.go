@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"strings"
 
@@ -182,6 +184,18 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 			ps.Write(w, r, problem.New(problem.InvalidRequest, "The Accept header must include application/json and text/event-stream (the streamable HTTP transport)."))
 			return
 		}
+		// A message nests at most 32 levels (CONTRACT §1), checked before
+		// the SDK decodes it; the SDK's own limit refuses a larger body.
+		body, err := io.ReadAll(io.LimitReader(r.Body, mcp.MaxRequestBytes+1))
+		if err != nil {
+			ps.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
+			return
+		}
+		if err := rest.CheckJSONDepth(body, "The MCP message"); err != nil {
+			ps.Write(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 		inner.ServeHTTP(w, r)
 	})
 	authed := api.Authenticate(false)(checks)

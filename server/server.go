@@ -287,8 +287,14 @@ func (s *Server) routes() http.Handler {
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
 	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))
 	// Rate limits count per field, in the handler (graphql_limits.go).
-	// The body limit comes first: nothing reads more than 1 MiB of JSON.
-	r.With(graphQLBodyLimit(ps), api.Authenticate(false), sessions.authenticate, api.Idempotent).Method(http.MethodPost, "/graphql", gql)
+	// The body limit comes before anything reads the body: nothing reads
+	// more than 1 MiB of JSON.
+	// Every response carries the cost budget's RateLimit-* headers
+	// (graphQLResponses, first, so that refusals do too; authentication,
+	// which reads only headers, before the body limit, so that a refusal
+	// of the body reports the caller's budget).
+	r.With(graphQLResponses(s.spendCost), api.Authenticate(false), sessions.authenticate, graphQLSubject,
+		graphQLBodyLimit(ps), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	// MCP (mcp.go) and the documents for agents (agents.go).
 	r.Method(http.MethodPost, "/mcp", s.mcpHandler(api, ps))

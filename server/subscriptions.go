@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -16,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"commerce/input"
 	"commerce/problem"
 	"commerce/resolvers"
 	"commerce/rest"
@@ -53,9 +56,9 @@ func overWebsocket(ctx context.Context) bool { return ctx.Value(websocketKey{}) 
 // every connection.
 func websocketTransport(res *resolvers.Resolver, log *slog.Logger) transport.Websocket {
 	return transport.Websocket{
-		Implementation: transport.CoderWebsocketImplementation{
+		Implementation: depthChecked{transport.CoderWebsocketImplementation{
 			AcceptOptions: websocket.AcceptOptions{OriginPatterns: originPatterns(res.BaseURL, res.ConsoleURL)},
-		},
+		}},
 		InitTimeout:           wsInitTimeout,
 		KeepAlivePingInterval: wsPingInterval,
 		PingPongInterval:      wsPingInterval,
@@ -238,4 +241,62 @@ func (x websocketOperations) refuse(ctx context.Context, detail string) graphql.
 	err.Message = p.Detail
 	err.Extensions = x.ps.Body(ctx, p)
 	return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{err}})
+}
+
+// wsCloseInvalidMessage is graphql-transport-ws's close code for a message
+// the server refuses.
+const wsCloseInvalidMessage = 4400
+
+// depthChecked refuses every websocket message nested deeper than
+// input.MaxJSONDepth (CONTRACT §1), before gqlgen decodes it: the
+// connection closes with 4400 and the reason. Messages are already bounded
+// in size by the transport's read limit (1 MiB).
+type depthChecked struct {
+	transport.WebsocketImplementation
+}
+
+func (d depthChecked) Accept(w http.ResponseWriter, r *http.Request, o transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	c, err := d.WebsocketImplementation.Accept(w, r, o)
+	if err != nil {
+		return nil, err
+	}
+	return &depthCheckedConn{c}, nil
+}
+
+// depthCheckedConn keeps the adapter's read limit and deadlines (the
+// optional interfaces the transport looks for).
+type depthCheckedConn struct{ transport.WebsocketConn }
+
+var (
+	_ transport.WebsocketReadLimiter   = (*depthCheckedConn)(nil)
+	_ transport.WebsocketReadDeadliner = (*depthCheckedConn)(nil)
+)
+
+func (c *depthCheckedConn) NextReader() (int, io.Reader, error) {
+	typ, r, err := c.WebsocketConn.NextReader()
+	if err != nil {
+		return typ, r, err
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return typ, nil, err
+	}
+	if err := input.JSONDepth(b); err != nil {
+		_ = c.WriteClose(wsCloseInvalidMessage, closeReason(string(problem.InvalidRequest)+": a message "+err.Error()))
+		return typ, nil, transport.ErrWebsocketClosed
+	}
+	return typ, bytes.NewReader(b), nil
+}
+
+func (c *depthCheckedConn) SetReadLimit(limit int64) {
+	if l, ok := c.WebsocketConn.(transport.WebsocketReadLimiter); ok {
+		l.SetReadLimit(limit)
+	}
+}
+
+func (c *depthCheckedConn) SetReadDeadline(t time.Time) error {
+	if d, ok := c.WebsocketConn.(transport.WebsocketReadDeadliner); ok {
+		return d.SetReadDeadline(t)
+	}
+	return nil
 }
