@@ -45,6 +45,35 @@ func fragments(n int) string {
 	return b.String()
 }
 
+// spreadSets is n viewer selections, each spreading k fragments of its own.
+func spreadSets(n, k int) string {
+	var b, frags strings.Builder
+	b.WriteString("{")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, " v%d: viewer {", i)
+		for j := 1; j <= k; j++ {
+			fmt.Fprintf(&b, " ...F%d_%d", i, j)
+			fmt.Fprintf(&frags, " fragment F%d_%d on Account { a%d_%d: id }", i, j, i, j)
+		}
+		b.WriteString(" }")
+	}
+	b.WriteString(" }")
+	return b.String() + frags.String()
+}
+
+// limitsThenValidation is what /graphql does with a new document:
+// documentLimits, then, when they pass, validation.
+func limitsThenValidation(schema *ast.Schema) func(testing.TB, any) {
+	return func(t testing.TB, in any) {
+		if checkDocument(in.(string)) != nil {
+			return
+		}
+		doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: in.(string)}, maxTokens)
+		require.NoError(t, err)
+		require.Empty(t, validator.ValidateWithRules(schema, doc, rules.NewDefaultRules()))
+	}
+}
+
 func parse(q string) *ast.QueryDocument {
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: q}, maxTokens)
 	if err != nil {
@@ -54,7 +83,6 @@ func parse(q string) *ast.QueryDocument {
 }
 
 func TestGraphQLDocumentPathsAreLinear(t *testing.T) {
-	t.Parallel()
 	schema := graph.NewExecutableSchema(graph.Config{}).Schema()
 	// Fields: 3 tokens each (a1 : __typename), at most maxSelections;
 	// fragments: 10 tokens each.
@@ -71,15 +99,20 @@ func TestGraphQLDocumentPathsAreLinear(t *testing.T) {
 			require.Empty(t, validator.ValidateWithRules(schema, in.(*ast.QueryDocument), rules.NewDefaultRules()))
 		},
 	}, {
-		Name:  "validation: n fragment spreads",
+		// Refused over maxSetSpreads: validation compares the fragments
+		// of one set pairwise.
+		Name:  "limits, then validation: n fragment spreads in one set",
 		Sizes: []int{25, 50, 100, 200, 400},
-		Input: func(n int) any { return parse(fragments(n)) },
-		Run: func(t testing.TB, in any) {
-			require.Empty(t, validator.ValidateWithRules(schema, in.(*ast.QueryDocument), rules.NewDefaultRules()))
-		},
+		Input: func(n int) any { return fragments(n) },
+		Run:   limitsThenValidation(schema),
+	}, {
+		Name:  "limits, then validation: n sets of 8 fragment spreads",
+		Sizes: []int{2, 4, 8, 16, 32},
+		Input: func(n int) any { return spreadSets(n, 8) },
+		Run:   limitsThenValidation(schema),
 	}, {
 		Name:  "cost: n objects",
-		Sizes: []int{60, 120, 240, 480, 960},
+		Sizes: []int{50, 100, 200, 400, 800},
 		Input: func(n int) any { return parse(aliases(n, "viewer { id }")) },
 		Run: func(t testing.TB, in any) {
 			require.Positive(t, OperationCost(schema, in.(*ast.QueryDocument), "", nil))
