@@ -32,7 +32,6 @@ func multipartParts(first [][2]string, name string, n int) ([]byte, string) {
 // Multipart bodies are read a part at a time, through the whole service
 // (POST /v1/files, and /graphql's uploads): n parts cost O(n).
 func TestMultipartIsLinear(t *testing.T) {
-	t.Parallel()
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	type body struct {
