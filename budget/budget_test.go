@@ -185,12 +185,6 @@ func (s *service) stop() {
 	s.cmd = nil
 }
 
-func (s *service) kill() {
-	_ = s.cmd.Process.Kill()
-	<-s.exited
-	s.cmd = nil
-}
-
 func (s *service) dumpLog() {
 	b, _ := os.ReadFile(filepath.Join(s.dir, "service.log"))
 	if len(b) > 8000 {
