@@ -119,6 +119,11 @@ var Routes = []Route{
 	{Method: "DELETE", Path: "/v1/listings/{id}/deliverables/{deliverable_id}", Handler: (*API).removeDeliverable, Group: "listings", GraphQL: "Mutation.removeDeliverable"},
 }
 
+// PathIDPrefixes maps each {param} of a route path to the prefix its ids
+// carry (/v1/orders/{id}: id → ord), as the input boundary checks them: a
+// client (a test) builds well-formed ids from it.
+func PathIDPrefixes(path string) map[string]string { return pathIDs(path) }
+
 // Field is a GraphQL field without a REST route, and what it is charged.
 type Field struct {
 	// GraphQL names the field as Type.field.

@@ -1,0 +1,105 @@
+// Package linear checks that the cost of an operation grows at most
+// linearly with the size of its input (issue 20, "linear by construction"):
+// the input is doubled several times, and the bytes allocated per run and
+// the time of the fastest run are compared across the sizes.
+package linear
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	// MaxAllocGrowth bounds the bytes allocated at 2n over those at n: 2 is
+	// linear, a little more is noise (a buffer doubling its capacity one
+	// size earlier), 4 is quadratic.
+	MaxAllocGrowth = 2.5
+	// MaxTimeFactor bounds the time of the largest size over the smallest,
+	// as a multiple of the ratio of the sizes. Time is noisy on a shared
+	// machine under -race, so it is judged once over the whole range (16×
+	// in size: linear is 16×, quadratic 256×) on the fastest of several runs.
+	MaxTimeFactor = 3.0
+	// runs is how many times each size runs (after one warm-up run).
+	runs = 5
+)
+
+// Case is one operation on inputs of growing size.
+type Case struct {
+	Name string
+	// Sizes doubles at each step (at least three steps).
+	Sizes []int
+	// Input builds the input of size n (not measured).
+	Input func(n int) any
+	// Run performs the operation on an input (measured). It reports a
+	// failure through t itself.
+	Run func(t testing.TB, in any)
+}
+
+// point is one size's measurement.
+type point struct {
+	n     int
+	bytes float64 // allocated by the leanest run
+	best  time.Duration
+}
+
+// Check measures c at each size and fails t when allocated bytes grow by more
+// than MaxAllocGrowth per doubling, or time by more than MaxTimeFactor times
+// the growth of the size over the whole range. It logs the measurements.
+//
+// Allocations are read from runtime.MemStats, which counts the whole
+// process: a test calling Check must not be parallel (t.Parallel), so that
+// no other test runs while it measures.
+func Check(t *testing.T, c Case) {
+	t.Helper()
+	if len(c.Sizes) < 3 {
+		t.Fatalf("%s: give at least three sizes", c.Name)
+	}
+	var pts []point
+	for _, n := range c.Sizes {
+		in := c.Input(n)
+		c.Run(t, in) // warm-up: lazily built tables, pools
+		// The least of the runs, for bytes as for time: what else runs in
+		// the process (a GC emptying a pool, a background goroutine) only
+		// adds.
+		var before, after runtime.MemStats
+		best := time.Duration(1<<63 - 1)
+		least := uint64(1<<64 - 1)
+		for range runs {
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			c.Run(t, in)
+			best = min(best, time.Since(start))
+			runtime.ReadMemStats(&after)
+			least = min(least, after.TotalAlloc-before.TotalAlloc)
+		}
+		pts = append(pts, point{n: n, bytes: float64(least), best: best})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:", c.Name)
+	for _, p := range pts {
+		fmt.Fprintf(&b, " n=%d %.0f B %v;", p.n, p.bytes, p.best)
+	}
+	t.Log(b.String())
+	for i := 1; i < len(pts); i++ {
+		prev, cur := pts[i-1], pts[i]
+		if cur.n != 2*prev.n {
+			t.Fatalf("%s: sizes must double (%d then %d)", c.Name, prev.n, cur.n)
+		}
+		// A few hundred bytes are not growth worth judging (the floor
+		// keeps tiny counts from making large ratios).
+		if g := cur.bytes / max(prev.bytes, 1024); g > MaxAllocGrowth {
+			t.Errorf("%s: allocated bytes grow %.2f× from n=%d (%.0f B) to n=%d (%.0f B), more than %.1f× per doubling",
+				c.Name, g, prev.n, prev.bytes, cur.n, cur.bytes, MaxAllocGrowth)
+		}
+	}
+	first, last := pts[0], pts[len(pts)-1]
+	sizeRatio := float64(last.n) / float64(first.n)
+	// 50 µs is below what a shared machine measures reliably.
+	if g := float64(last.best) / float64(max(first.best, 50*time.Microsecond)); g > MaxTimeFactor*sizeRatio {
+		t.Errorf("%s: time grows %.1f× from n=%d (%v) to n=%d (%v), more than %.0f× for %.0f× the size",
+			c.Name, g, first.n, first.best, last.n, last.best, MaxTimeFactor*sizeRatio, sizeRatio)
+	}
+}
