@@ -3,6 +3,7 @@ package input
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // MaxJSONDepth is the deepest a JSON document from a client may nest: a REST
@@ -21,17 +22,39 @@ var ErrJSONDepth = errors.New("nests arrays and objects more than 32 levels deep
 // see at most MaxJSONDepth levels. Brackets inside strings do not count. It
 // does not validate the text: malformed JSON within the depth returns nil,
 // and the decoder that follows reports it.
-func JSONDepth(b []byte) error {
+func JSONDepth(b []byte) error { return scanJSON(b, false) }
+
+// CheckJSON is JSONDepth and Text in the same pass: ErrJSONDepth first
+// (the scan stops there), else ErrUTF8 or ErrNUL when a string literal (a
+// key or a value) holds bytes that are not UTF-8 or an escaped NUL
+// (\u0000), else nil. It allocates nothing, so a document that passes
+// costs no more to check than to read; the caller finds where a refused
+// string is with a walker, only then.
+func CheckJSON(b []byte) error { return scanJSON(b, true) }
+
+func scanJSON(b []byte, text bool) error {
 	depth := 0
+	var bad error // the first string refused (depth still counts after it)
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
 			// Skip the string: a backslash escapes the next byte (\" and
 			// \\ included; \uXXXX holds no quote or backslash).
+			start := i + 1
+			ascii := true
 			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
+				switch c := b[i]; {
+				case c == '\\':
+					if text && bad == nil && i+5 < len(b) && string(b[i+1:i+6]) == "u0000" {
+						bad = ErrNUL
+					}
 					i++
+				case c >= utf8.RuneSelf:
+					ascii = false
 				}
+			}
+			if text && bad == nil && !ascii && !utf8.Valid(b[start:min(i, len(b))]) {
+				bad = ErrUTF8
 			}
 		case '[', '{':
 			if depth++; depth > MaxJSONDepth {
@@ -43,7 +66,7 @@ func JSONDepth(b []byte) error {
 			}
 		}
 	}
-	return nil
+	return bad
 }
 
 // Path is where a value sits in a client's document: a stack of segments

@@ -45,3 +45,34 @@ func TestJSONDepthAllocatesNothing(t *testing.T) {
 	doc := []byte(strings.Repeat("[", 1<<20))
 	require.Zero(t, testing.AllocsPerRun(10, func() { _ = input.JSONDepth(doc) }))
 }
+
+func TestCheckJSON(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"plain":              `{"a":"b","c":[1,2,"d"]}`,
+		"multi-byte":         `{"title":"Crème brûlée 🍮"}`,
+		"escaped backslash":  `{"a":"\\u0000"}`,
+		"escaped unicode":    `{"a":"\u00e9\u0001"}`,
+		"bad bytes as value": `{"a":1}` + "\xff", // outside a string: the decoder's to refuse
+	} {
+		require.NoError(t, input.CheckJSON([]byte(doc)), name)
+	}
+	for name, c := range map[string]struct {
+		doc  string
+		want error
+	}{
+		"NUL in a value":         {`{"a":"x\u0000y"}`, input.ErrNUL},
+		"NUL in a key":           {`{"\u0000":1}`, input.ErrNUL},
+		"bad UTF-8 in a value":   {"{\"a\":\"\xff\"}", input.ErrUTF8},
+		"bad UTF-8 in a key":     {"{\"\xed\xa0\x80\":1}", input.ErrUTF8},
+		"too deep wins":          {`["\u0000",` + strings.Repeat("[", 40), input.ErrJSONDepth},
+		"unterminated bad bytes": {"[\"\xff", input.ErrUTF8},
+	} {
+		require.ErrorIs(t, input.CheckJSON([]byte(c.doc)), c.want, name)
+	}
+}
+
+func TestCheckJSONAllocatesNothing(t *testing.T) {
+	doc := []byte(`{"k":"` + strings.Repeat("€", 1<<18) + `","m":{` + strings.Repeat(`"key":"\u0001",`, 1000) + `"z":1}}`)
+	require.Zero(t, testing.AllocsPerRun(10, func() { _ = input.CheckJSON(doc) }))
+}

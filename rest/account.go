@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"io"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -87,11 +86,11 @@ const maxProcessorEvent = 1 << 20
 // processorWebhook receives the processor's events (Stripe: verified by the
 // Stripe-Signature header). Unknown event types are acknowledged with 200.
 func (a *API) processorWebhook(w http.ResponseWriter, r *http.Request) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxProcessorEvent+1))
+	body, tooLarge, err := ReadBody(r, maxProcessorEvent)
 	if err != nil {
 		return problem.New(problem.InvalidRequest, "The request body could not be read.")
 	}
-	if len(body) > maxProcessorEvent {
+	if tooLarge {
 		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
 	}
 	if err := CheckJSONDepth(body, "The event"); err != nil {
@@ -108,11 +107,11 @@ func (a *API) processorWebhook(w http.ResponseWriter, r *http.Request) error {
 // (test mode), verified with the secret of the endpoint the service
 // registered there.
 func (a *API) testProcessorWebhook(w http.ResponseWriter, r *http.Request) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxProcessorEvent+1))
+	body, tooLarge, err := ReadBody(r, maxProcessorEvent)
 	if err != nil {
 		return problem.New(problem.InvalidRequest, "The request body could not be read.")
 	}
-	if len(body) > maxProcessorEvent {
+	if tooLarge {
 		return problem.New(problem.InvalidRequest, "The event is larger than 1 MB.")
 	}
 	if err := CheckJSONDepth(body, "The event"); err != nil {

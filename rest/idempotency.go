@@ -48,16 +48,16 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 			// differ from one try to the next).
 			io.WriteString(h, "multipart\n"+strconv.FormatInt(r.ContentLength, 10))
 		} else {
-			body, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+			body, tooLarge, err := ReadBody(r, maxJSONBody)
 			if err != nil {
 				a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
 				return
 			}
-			if len(body) > maxJSONBody {
+			if tooLarge {
 				a.Problems.Write(w, r, problem.New(problem.InvalidRequest, "The request body is larger than 1 MB."))
 				return
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
+			BufferBody(r, body)
 			h.Write(body)
 		}
 		fp := h.Sum(nil)

@@ -1,11 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 
@@ -69,21 +67,33 @@ func graphQLBodyLimit(ps rest.Problems) func(http.Handler) http.Handler {
 			}
 			tooLarge := r.ContentLength > maxGraphQLBody
 			if !tooLarge {
-				body, err := io.ReadAll(io.LimitReader(r.Body, maxGraphQLBody+1))
+				body, over, err := rest.ReadBody(r, maxGraphQLBody)
 				if err != nil {
 					writeGraphQLError(w, r, ps, http.StatusBadRequest, problem.New(problem.InvalidRequest, "The request body could not be read."))
 					return
 				}
-				tooLarge = len(body) > maxGraphQLBody
+				tooLarge = over
 				if !tooLarge {
 					// Variables and extensions nest at most 32 levels
-					// (CONTRACT §1), checked before gqlgen decodes them.
+					// (CONTRACT §1), checked before gqlgen decodes them; a
+					// large body is decoded and run in its turn
+					// (rest.AdmitJSON).
 					if err := rest.CheckJSONDepth(body, "The request body"); err != nil {
 						writeGraphQLError(w, r, ps, http.StatusBadRequest, problem.From(err))
 						return
 					}
+					release, err := rest.AdmitJSON(r.Context(), len(body))
+					if err != nil {
+						p := problem.From(err)
+						for k, v := range p.Header {
+							w.Header()[k] = v
+						}
+						writeGraphQLError(w, r, ps, p.Status(), p)
+						return
+					}
+					defer release()
 				}
-				r.Body = io.NopCloser(bytes.NewReader(body))
+				rest.BufferBody(r, body)
 			}
 			if tooLarge {
 				p := problem.Newf(problem.InvalidRequest, "The request body is larger than %d bytes (1 MiB); upload files with a multipart request.", maxGraphQLBody).

@@ -186,7 +186,7 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 		}
 		// A message nests at most 32 levels (CONTRACT §1), checked before
 		// the SDK decodes it; the SDK's own limit refuses a larger body.
-		body, err := io.ReadAll(io.LimitReader(r.Body, mcp.MaxRequestBytes+1))
+		body, _, err := rest.ReadBody(r, mcp.MaxRequestBytes)
 		if err != nil {
 			ps.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
 			return
@@ -195,6 +195,12 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 			ps.Write(w, r, err)
 			return
 		}
+		release, err := rest.AdmitJSON(r.Context(), len(body))
+		if err != nil {
+			ps.Write(w, r, err)
+			return
+		}
+		defer release()
 		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 		inner.ServeHTTP(w, r)
 	})

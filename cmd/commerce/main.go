@@ -90,7 +90,6 @@ func run(args []string, stdout io.Writer) error {
 // serve runs the HTTP server and/or the workers until a signal, then drains
 // in-flight requests and jobs for at most drainTimeout.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, listen bool) error {
-	tuneGC(os.Getenv)
 	srv, err := server.New(ctx, cfg, log, server.Options{Work: work})
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ package linear
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +15,17 @@ import (
 
 const (
 	// MaxAllocGrowth bounds the bytes allocated at 2n over those at n: 2 is
-	// linear, a little more is noise (a buffer doubling its capacity one
-	// size earlier), 4 is quadratic.
-	MaxAllocGrowth = 2.5
+	// linear, a little more is noise (a slice or buffer doubling its
+	// capacity one size earlier), 4 is quadratic.
+	MaxAllocGrowth = 3.0
+	// MaxAllocFactor bounds the bytes allocated at the largest size over
+	// the smallest, as a multiple of the ratio of the sizes (16× over four
+	// doublings: linear is 1, quadratic 16), so that growth a little over
+	// 2 at every step cannot add up. Linear is not exactly 1: append grows
+	// a large slice by 1.25× rather than 2×, which leaves about 5 times
+	// its final size allocated instead of 2 (decoding 80,000 array
+	// elements measures 1.7).
+	MaxAllocFactor = 2.0
 	// MaxTimeFactor bounds the time of the largest size over the smallest,
 	// as a multiple of the ratio of the sizes. Time is noisy on a shared
 	// machine under -race, so it is judged once over the whole range (16×
@@ -46,8 +55,9 @@ type point struct {
 }
 
 // Check measures c at each size and fails t when allocated bytes grow by more
-// than MaxAllocGrowth per doubling, or time by more than MaxTimeFactor times
-// the growth of the size over the whole range. It logs the measurements.
+// than MaxAllocGrowth per doubling or MaxAllocFactor times the growth of the
+// size over the whole range, or time by more than MaxTimeFactor times the
+// growth of the size over the whole range. It logs the measurements.
 //
 // Allocations are read from runtime.MemStats, which counts the whole
 // process: a test calling Check must not be parallel (t.Parallel), so that
@@ -60,6 +70,11 @@ func Check(t *testing.T, c Case) {
 	var pts []point
 	for _, n := range c.Sizes {
 		in := c.Input(n)
+		// No collection while a size is measured: a GC empties the
+		// sync.Pools (encoding/json's buffers among them), and a run
+		// after one allocates what the others reuse.
+		runtime.GC()
+		gc := debug.SetGCPercent(-1)
 		c.Run(t, in) // warm-up: lazily built tables, pools
 		// The least of the runs, for bytes as for time: what else runs in
 		// the process (a GC emptying a pool, a background goroutine) only
@@ -75,6 +90,7 @@ func Check(t *testing.T, c Case) {
 			runtime.ReadMemStats(&after)
 			least = min(least, after.TotalAlloc-before.TotalAlloc)
 		}
+		debug.SetGCPercent(gc)
 		pts = append(pts, point{n: n, bytes: float64(least), best: best})
 	}
 	var b strings.Builder
@@ -97,6 +113,10 @@ func Check(t *testing.T, c Case) {
 	}
 	first, last := pts[0], pts[len(pts)-1]
 	sizeRatio := float64(last.n) / float64(first.n)
+	if g := last.bytes / max(first.bytes, 1024); g > MaxAllocFactor*sizeRatio {
+		t.Errorf("%s: allocated bytes grow %.1f× from n=%d (%.0f B) to n=%d (%.0f B), more than %.1f× for %.0f× the size",
+			c.Name, g, first.n, first.bytes, last.n, last.bytes, MaxAllocFactor*sizeRatio, sizeRatio)
+	}
 	// 50 µs is below what a shared machine measures reliably.
 	if g := float64(last.best) / float64(max(first.best, 50*time.Microsecond)); g > MaxTimeFactor*sizeRatio {
 		t.Errorf("%s: time grows %.1f× from n=%d (%v) to n=%d (%v), more than %.0f× for %.0f× the size",
