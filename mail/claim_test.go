@@ -11,6 +11,7 @@ import (
 
 	"commerce/db"
 	"commerce/mail"
+	"commerce/testkit"
 )
 
 // storePending stores a pending message without a job, as the outbox would.
@@ -29,7 +30,7 @@ func storePending(t *testing.T, d *db.DB) string {
 // ends.
 func TestDeliverTwiceSendsOnce(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode})
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain})
 	w := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
 	ctx := context.Background()
 

@@ -141,7 +141,7 @@ func passcode(t *testing.T, to, code string) mail.Message {
 // not send it again, and a rolled-back transaction sends nothing.
 func TestSendThroughRiver(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode})
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain})
 	w := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
 	o := startRiver(t, d, w)
 
@@ -208,7 +208,7 @@ func TestSendThroughRiver(t *testing.T) {
 // A 4xx reply is retried by River, and the retry delivers.
 func TestTransientFailureRetried(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"},
 	}})
 	o := startRiver(t, d, newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil))
@@ -229,7 +229,7 @@ func TestTransientFailureRetried(t *testing.T) {
 // A 5xx reply fails the message for good: the job is cancelled, not retried.
 func TestPermanentFailureNotRetried(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user"},
 	}})
 	o := startRiver(t, d, newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil))
@@ -252,22 +252,22 @@ func TestPermanentFailureNotRetried(t *testing.T) {
 // self-signed certificate trusted through Config.TLSConfig.
 func TestTLSModes(t *testing.T) {
 	t.Parallel()
-	_, pool := testCert()
+	_, pool := testkit.TestCert()
 	for _, tc := range []struct {
 		name    string
 		scheme  string
-		mode    smtpMode
+		mode    testkit.SMTPMode
 		wantTLS bool
 	}{
-		{"smtp without STARTTLS on offer", "smtp", plainMode, false},
-		{"smtp upgrades when STARTTLS is offered", "smtp", startTLSMode, true},
-		{"smtp+starttls", "smtp+starttls", startTLSMode, true},
-		{"smtps", "smtps", implicitMode, true},
+		{"smtp without STARTTLS on offer", "smtp", testkit.SMTPPlain, false},
+		{"smtp upgrades when STARTTLS is offered", "smtp", testkit.SMTPStartTLS, true},
+		{"smtp+starttls", "smtp+starttls", testkit.SMTPStartTLS, true},
+		{"smtps", "smtps", testkit.SMTPImplicit, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := openDB(t)
-			srv := startSMTP(t, smtpOptions{mode: tc.mode})
+			srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: tc.mode})
 			w := newWorker(t, d, mail.Config{SMTPURL: srv.URL(tc.scheme, ""), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
 			to := recipient()
 			id := store(t, d, passcode(t, to, "123456"))
@@ -287,17 +287,17 @@ func TestTLSRequired(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, scheme string
-		mode         smtpMode
+		mode         testkit.SMTPMode
 		wantErr      string
 	}{
-		{"smtp+starttls without STARTTLS on offer", "smtp+starttls", plainMode, "STARTTLS"},
-		{"smtps with an untrusted certificate", "smtps", implicitMode, "certificate"},
-		{"smtp with an untrusted certificate", "smtp", startTLSMode, "certificate"},
+		{"smtp+starttls without STARTTLS on offer", "smtp+starttls", testkit.SMTPPlain, "STARTTLS"},
+		{"smtps with an untrusted certificate", "smtps", testkit.SMTPImplicit, "certificate"},
+		{"smtp with an untrusted certificate", "smtp", testkit.SMTPStartTLS, "certificate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := openDB(t)
-			srv := startSMTP(t, smtpOptions{mode: tc.mode})
+			srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: tc.mode})
 			w := newWorker(t, d, mail.Config{SMTPURL: srv.URL(tc.scheme, "")}, nil)
 			id := store(t, d, passcode(t, recipient(), "123456"))
 			err := w.Deliver(context.Background(), id, 1, 8)
@@ -317,9 +317,9 @@ func TestTLSRequired(t *testing.T) {
 // The user and password of SMTP_URL log in with AUTH PLAIN.
 func TestAuthPlain(t *testing.T) {
 	t.Parallel()
-	_, pool := testCert()
+	_, pool := testkit.TestCert()
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: startTLSMode, user: "alice", pass: "s3cr:t"})
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPStartTLS, User: "alice", Pass: "s3cr:t"})
 
 	good := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp+starttls", "alice:s3cr%3At"), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
 	id := store(t, d, passcode(t, recipient(), "123456"))
@@ -342,7 +342,7 @@ func TestAuthPlain(t *testing.T) {
 func TestLastAttemptFails(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: "Busy"},
 	}})
 	w := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
