@@ -238,8 +238,11 @@ func (s *Server) Start(ctx context.Context) error {
 // closes the connections.
 func (s *Server) Close(ctx context.Context) {
 	if s.work {
-		s.Webhooks.Stop(ctx)
-		s.Mail.Stop(ctx)
+		// The dispatchers drain at once, each within ctx.
+		var dispatchers sync.WaitGroup
+		dispatchers.Go(func() { s.Webhooks.Stop(ctx) })
+		dispatchers.Go(func() { s.Mail.Stop(ctx) })
+		dispatchers.Wait()
 		if err := s.Jobs.Stop(ctx); err != nil {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
