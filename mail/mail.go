@@ -1,9 +1,23 @@
 // Package mail sends the service's email: passcodes, download links and
-// seller alerts. Messages are rendered from embedded templates, stored in
-// mail_messages and delivered by a River job in the same transaction as the
-// caller's other writes, so an email exists exactly when the change that
-// caused it committed. Delivery is SMTP through go-mail; without SMTP_URL the
-// worker writes each message to the log instead (development).
+// seller alerts. Messages are rendered from embedded templates and stored in
+// mail_messages in the same transaction as the caller's other writes, so an
+// email exists exactly when the change that caused it committed. The table
+// is the outbox: a Dispatcher in every working process claims due messages
+// for a short lease, woken by the NOTIFY the storing transaction sends at
+// commit, and records each attempt's outcome (sent, a retry scheduled with
+// backoff, failed). Delivery is SMTP through go-mail; without SMTP_URL each
+// message is written to the log instead (development).
+//
+// Exactly once, as the recipient sees it: a message's record fixes what goes
+// out before the first attempt, its Message-ID above all (and its Date, the
+// moment it was stored), so every attempt hands the SMTP server the same
+// message. A claim keeps two processes from sending one message at once,
+// and a message recorded as sent is never sent again. The one gap is a
+// crash (or a lost database) between the SMTP server's acceptance and the
+// status write: the message is sent again when its claim expires, as the
+// same message under the same Message-ID, which mail systems and clients
+// deduplicate. Delivery to the SMTP server is at least once; the email, by
+// its Message-ID, is exactly once.
 package mail
 
 import (
@@ -15,11 +29,9 @@ import (
 	netmail "net/mail"
 	"time"
 
-	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
 	"commerce/db"
-	"commerce/jobs"
 )
 
 // Config configures delivery, from the environment (SMTP_URL, MAIL_FROM).
@@ -37,7 +49,7 @@ type Config struct {
 
 // Message statuses.
 const (
-	StatusPending = "pending" // stored, delivery job queued or retrying
+	StatusPending = "pending" // stored, to be sent (now, or at a retry)
 	StatusSent    = "sent"    // accepted by the SMTP server
 	StatusLogged  = "logged"  // no SMTP configured: written to the log
 	StatusFailed  = "failed"  // rejected permanently, or out of attempts
@@ -50,8 +62,12 @@ const (
 	TemplateSellerOrderAlert = "seller_order_alert"
 )
 
-// maxAttempts is how often River tries to deliver a message.
+// maxAttempts is how often the dispatcher tries to deliver a message.
 const maxAttempts = 8
+
+// notifyChannel is the channel of the dispatchers' wake-ups, notified by
+// the transaction that stores a message when it commits.
+const notifyChannel = "mail_messages"
 
 // Message is one email, as stored in mail_messages.
 type Message struct {
@@ -68,32 +84,37 @@ type Message struct {
 	LastError *string    `bun:"last_error"`
 	CreatedAt time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	SentAt    *time.Time `bun:"sent_at"`
-	// ClaimedUntil: a run of the delivery job is sending the message
-	// until then (crash recovery).
+	// ClaimedUntil: a dispatcher is sending the message until then; a
+	// claim that has expired is one whose process died.
 	ClaimedUntil *time.Time `bun:"claimed_until" json:"-"`
+	// NextAttemptAt is when a pending message is due.
+	NextAttemptAt time.Time `bun:"next_attempt_at,nullzero,notnull,default:current_timestamp" json:"-"`
+	// MessageID is the Message-ID header (without angle brackets) every
+	// attempt sends, fixed when the message is stored.
+	MessageID *string `bun:"message_id" json:"-"`
 }
 
-// SendArgs is the River job that delivers one stored message.
-type SendArgs struct {
-	MessageID string `json:"message_id"`
-}
-
-// Kind names the job.
-func (SendArgs) Kind() string { return "mail_send" }
-
-// Outbox stores messages and enqueues their delivery.
+// Outbox stores messages for the dispatchers to deliver.
 type Outbox struct {
-	DB   *db.DB
-	Jobs *jobs.Client
+	DB *db.DB
+	// Domain is the right-hand side of the Message-IDs (Sender.Domain);
+	// empty is "localhost".
+	Domain string
 }
 
-// Send stores m as pending and inserts the River job that delivers it, both
-// inside tx, so the email is sent only if the caller's transaction commits.
-// A new id is assigned unless m.ID is set. It returns the message id.
+// storeQuery stores a message and wakes the dispatchers when the
+// transaction commits (PostgreSQL sends one notification per transaction
+// and channel, however many messages it stored).
+const storeQuery = `WITH ins AS (
+	INSERT INTO mail_messages (id, template, to_address, subject, text_body, html_body, status, message_id, next_attempt_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()) RETURNING 1)
+SELECT pg_notify('` + notifyChannel + `', '') FROM ins`
+
+// Send stores m as pending inside tx, due now, with the Message-ID every
+// attempt will send, so the email is sent only if the caller's transaction
+// commits; the commit wakes the dispatchers. A new id is assigned unless
+// m.ID is set. It returns the message id.
 func (o *Outbox) Send(ctx context.Context, tx db.Tx, m Message) (string, error) {
-	if o.Jobs == nil {
-		return "", errors.New("mail: outbox has no job client")
-	}
 	if _, err := netmail.ParseAddress(m.To); err != nil {
 		return "", fmt.Errorf("mail: recipient %q: %w", m.To, err)
 	}
@@ -103,15 +124,20 @@ func (o *Outbox) Send(ctx context.Context, tx db.Tx, m Message) (string, error) 
 	if m.ID == "" {
 		m.ID = db.NewID("msg")
 	}
-	m.Status, m.Attempts, m.LastError, m.SentAt, m.ClaimedUntil = StatusPending, 0, nil, nil, nil
-	if _, err := tx.NewInsert().Model(&m).Exec(ctx); err != nil {
-		return "", fmt.Errorf("mail: store message: %w", err)
+	domain := o.Domain
+	if domain == "" {
+		domain = "localhost"
 	}
-	if _, err := o.Jobs.InsertTx(ctx, tx.River, SendArgs{MessageID: m.ID}, &river.InsertOpts{MaxAttempts: maxAttempts}); err != nil {
-		return "", fmt.Errorf("mail: enqueue delivery: %w", err)
+	if _, err := tx.ExecContext(ctx, storeQuery, m.ID, m.Template, m.To, m.Subject, m.Text, m.HTML, StatusPending,
+		messageID(m.ID, domain)); err != nil {
+		return "", fmt.Errorf("mail: store message: %w", err)
 	}
 	return m.ID, nil
 }
+
+// messageID is the Message-ID of message id sent from domain (what the
+// River job of earlier versions sent too).
+func messageID(id, domain string) string { return id + "@" + domain }
 
 // List returns at most limit messages, newest first (the sandbox mailbox).
 // A limit below 1 means 50.

@@ -11,22 +11,20 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
-	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"commerce/db"
-	"commerce/jobs"
 	"commerce/mail"
 	"commerce/testkit"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
-// Tests that run River workers are not parallel: every River client of the
-// package's database works the same queue, so one test's client would take
-// another's jobs. Go runs the parallel tests after all of them have
-// finished; those store messages with store, which deletes the job, and
-// call the worker themselves.
+// Tests that run a Dispatcher are not parallel: a dispatcher claims every
+// due message of the package's database, so one test's dispatcher would
+// take another's messages. Go runs the parallel tests after all of them
+// have finished; those deliver their own messages with Sender.Deliver (a
+// round restricted to one message).
 
 const from = "commerce <no-reply@example.com>"
 
@@ -38,7 +36,7 @@ func openDB(t *testing.T) *db.DB {
 	return d
 }
 
-func newWorker(t *testing.T, d *db.DB, cfg mail.Config, log *slog.Logger) *mail.Worker {
+func newSender(t *testing.T, cfg mail.Config, log *slog.Logger) *mail.Sender {
 	t.Helper()
 	if cfg.From == "" {
 		cfg.From = from
@@ -46,48 +44,31 @@ func newWorker(t *testing.T, d *db.DB, cfg mail.Config, log *slog.Logger) *mail.
 	if log == nil {
 		log = testkit.Logger()
 	}
-	w, err := mail.NewWorker(cfg, d, log)
+	s, err := mail.NewSender(cfg, log)
 	require.NoError(t, err)
-	return w
+	return s
 }
 
-// startRiver runs a River client with the worker until the test ends and
-// returns an outbox on it.
-func startRiver(t *testing.T, d *db.DB, w *mail.Worker) *mail.Outbox {
+// startDispatcher runs a dispatcher until the test ends; poll 0 is the
+// default interval.
+func startDispatcher(t *testing.T, d *db.DB, s *mail.Sender, poll time.Duration) *mail.Dispatcher {
 	t.Helper()
-	client, err := jobs.New(d, testkit.Logger(), jobs.Options{
-		Work: true, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 50 * time.Millisecond,
-		AddWorkers: []func(*river.Workers){w.Register},
-	})
-	require.NoError(t, err)
-	require.NoError(t, client.Start(context.Background()))
+	w := &mail.Dispatcher{DB: d, Sender: s, Log: testkit.Logger(), PollInterval: poll}
+	w.Start(context.Background())
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		require.NoError(t, client.Stop(ctx))
+		w.Stop(ctx)
 	})
-	return &mail.Outbox{DB: d, Jobs: client}
+	return w
 }
 
-// insertOnlyOutbox is an outbox on a River client that does not work jobs
-// (River wants the worker of a kind registered to insert its jobs).
-func insertOnlyOutbox(t *testing.T, d *db.DB) *mail.Outbox {
-	t.Helper()
-	w := newWorker(t, d, mail.Config{}, nil)
-	client, err := jobs.New(d, testkit.Logger(), jobs.Options{AddWorkers: []func(*river.Workers){w.Register}})
-	require.NoError(t, err)
-	return &mail.Outbox{DB: d, Jobs: client}
-}
+func outbox(d *db.DB, s *mail.Sender) *mail.Outbox { return &mail.Outbox{DB: d, Domain: s.Domain()} }
 
-// store sends m through an insert-only outbox and deletes its job, so that
-// no River test's client ever works it: the test calls the worker itself.
+// store stores m through an outbox, as a resolver does.
 func store(t *testing.T, d *db.DB, m mail.Message) string {
 	t.Helper()
-	id := send(t, insertOnlyOutbox(t, d), m)
-	tag, err := d.Pool.Exec(context.Background(), `DELETE FROM river_job WHERE kind = 'mail_send' AND args->>'message_id' = $1`, id)
-	require.NoError(t, err)
-	require.EqualValues(t, 1, tag.RowsAffected())
-	return id
+	return send(t, &mail.Outbox{DB: d, Domain: "example.com"}, m)
 }
 
 func send(t *testing.T, o *mail.Outbox, m mail.Message) string {
@@ -109,22 +90,14 @@ func get(t *testing.T, d *db.DB, id string) mail.Message {
 	return m
 }
 
-func waitStatus(t *testing.T, d *db.DB, id, status string) mail.Message {
+func waitStatus(t *testing.T, d *db.DB, id, status string, within time.Duration) mail.Message {
 	t.Helper()
 	var m mail.Message
 	require.Eventually(t, func() bool {
 		m = get(t, d, id)
 		return m.Status == status
-	}, 15*time.Second, 20*time.Millisecond, "message %s never became %s", id, status)
+	}, within, 20*time.Millisecond, "message %s never became %s", id, status)
 	return m
-}
-
-func jobState(t *testing.T, d *db.DB, id string) (state string, attempt int) {
-	t.Helper()
-	err := d.Pool.QueryRow(context.Background(),
-		`SELECT state, attempt FROM river_job WHERE kind = 'mail_send' AND args->>'message_id' = $1`, id).Scan(&state, &attempt)
-	require.NoError(t, err)
-	return state, attempt
 }
 
 func recipient() string { return "buyer-" + testkit.Unique() + "@example.com" }
@@ -136,29 +109,41 @@ func passcode(t *testing.T, to, code string) mail.Message {
 	return m
 }
 
-// A message sent through the outbox is delivered by River's worker over SMTP
-// as multipart/alternative, and its row turns "sent". A repeated job does
-// not send it again, and a rolled-back transaction sends nothing.
-func TestSendThroughRiver(t *testing.T) {
+// A message stored through the outbox carries its Message-ID before any
+// attempt, inserts no River job, and is delivered over SMTP as
+// multipart/alternative as soon as the transaction commits: the commit's
+// NOTIFY wakes the dispatcher (which would otherwise look only once an
+// hour). Its row turns "sent"; a rolled-back transaction sends nothing.
+func TestSendThroughDispatcher(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode})
-	w := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
-	o := startRiver(t, d, w)
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain})
+	s := newSender(t, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
+	o := outbox(d, s)
 
+	// Stored, no dispatcher yet: pending, its Message-ID fixed, no job.
 	to := recipient()
 	m, err := mail.DownloadLink(to, mail.DownloadData{
 		ListingTitle: "Go Patterns", StoreName: "Ada's Books", DownloadURL: "https://shop.example.com/d/grant_123",
 	})
 	require.NoError(t, err)
-	id := send(t, o, m)
-	require.True(t, strings.HasPrefix(id, "msg_"), id)
+	first := send(t, o, m)
+	require.True(t, strings.HasPrefix(first, "msg_"), first)
+	stored := get(t, d, first)
+	require.Equal(t, mail.StatusPending, stored.Status)
+	require.NotNil(t, stored.MessageID)
+	require.Equal(t, first+"@example.com", *stored.MessageID)
+	var jobs int
+	require.NoError(t, d.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'mail_send' AND args->>'message_id' = $1`, first).Scan(&jobs))
+	require.Zero(t, jobs, "no mail_send job")
 
-	got := waitStatus(t, d, id, mail.StatusSent)
+	// A dispatcher starting takes what was stored before.
+	startDispatcher(t, d, s, time.Hour)
+	got := waitStatus(t, d, first, mail.StatusSent, 5*time.Second)
 	require.Equal(t, 1, got.Attempts)
 	require.Nil(t, got.LastError)
 	require.NotNil(t, got.SentAt)
+	require.Nil(t, got.ClaimedUntil)
 	require.Equal(t, mail.TemplateDownloadLink, got.Template)
-	require.Eventually(t, func() bool { s, _ := jobState(t, d, id); return s == "completed" }, 5*time.Second, 20*time.Millisecond)
 
 	msgs := srv.Messages()
 	require.Len(t, msgs, 1)
@@ -173,21 +158,23 @@ func TestSendThroughRiver(t *testing.T) {
 	fromAddr, err := netmail.ParseAddress(p.Header.Get("From"))
 	require.NoError(t, err)
 	require.Equal(t, "commerce", fromAddr.Name)
-	require.Equal(t, "<"+id+"@example.com>", p.Header.Get("Message-Id"))
+	require.Equal(t, "<"+first+"@example.com>", p.Header.Get("Message-Id"))
 	date, err := p.Header.Date()
 	require.NoError(t, err)
-	require.WithinDuration(t, time.Now(), date, time.Minute)
+	require.WithinDuration(t, got.CreatedAt, date, time.Second, "the Date is the record's")
 	require.Contains(t, p.Text, "https://shop.example.com/d/grant_123")
 	require.Contains(t, p.Text, `"Go Patterns"`)
 	require.Contains(t, p.HTML, `href="https://shop.example.com/d/grant_123"`)
 	require.Contains(t, p.HTML, "Ada&#39;s Books")
 
-	// The job again (at-least-once delivery): the message is not sent twice.
-	require.NoError(t, w.Deliver(context.Background(), id, 2, 8))
-	require.Len(t, srv.Messages(), 1)
-	require.Equal(t, 1, get(t, d, id).Attempts)
+	// Stored while the dispatcher sleeps: the commit wakes it.
+	start := time.Now()
+	id := send(t, o, passcode(t, recipient(), "314159"))
+	waitStatus(t, d, id, mail.StatusSent, 3*time.Second)
+	require.Less(t, time.Since(start), 3*time.Second)
+	require.Len(t, srv.Messages(), 2)
 
-	// A transaction that rolls back takes its message and job with it.
+	// A transaction that rolls back takes its message with it.
 	var rolledBack string
 	boom := errors.New("boom")
 	err = d.InTx(context.Background(), func(ctx context.Context, tx db.Tx) error {
@@ -199,79 +186,76 @@ func TestSendThroughRiver(t *testing.T) {
 	require.ErrorIs(t, err, boom)
 	_, err = mail.Get(context.Background(), d, rolledBack)
 	require.ErrorIs(t, err, db.ErrNotFound)
-	var jobsLeft int
-	require.NoError(t, d.Pool.QueryRow(context.Background(),
-		`SELECT count(*) FROM river_job WHERE args->>'message_id' = $1`, rolledBack).Scan(&jobsLeft))
-	require.Zero(t, jobsLeft)
+	require.NoError(t, d.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'mail_send' AND args->>'message_id' IN ($1, $2)`, first, rolledBack).Scan(&jobs))
+	require.Zero(t, jobs, "no mail_send job")
 }
 
-// A 4xx reply is retried by River, and the retry delivers.
+// A 4xx reply schedules a retry a second later, which the dispatcher wakes
+// for (it would otherwise look only once an hour), and the retry delivers.
 func TestTransientFailureRetried(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Try again later"},
 	}})
-	o := startRiver(t, d, newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil))
+	s := newSender(t, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
+	startDispatcher(t, d, s, time.Hour)
 
-	to := recipient()
-	id := send(t, o, passcode(t, to, "424242"))
-	got := waitStatus(t, d, id, mail.StatusSent)
+	id := send(t, outbox(d, s), passcode(t, recipient(), "424242"))
+	start := time.Now()
+	got := waitStatus(t, d, id, mail.StatusSent, 10*time.Second)
+	require.GreaterOrEqual(t, time.Since(start), mail.RetryDelay(1)-100*time.Millisecond, "the retry waits")
 	require.Equal(t, 2, got.Attempts)
 	require.Nil(t, got.LastError)
 	require.Equal(t, 2, srv.DataCalls())
 	require.Len(t, srv.Messages(), 1)
-	require.Eventually(t, func() bool {
-		state, attempt := jobState(t, d, id)
-		return state == "completed" && attempt == 2
-	}, 5*time.Second, 20*time.Millisecond)
 }
 
-// A 5xx reply fails the message for good: the job is cancelled, not retried.
+// A 5xx reply fails the message for good: it is not tried again.
 func TestPermanentFailureNotRetried(t *testing.T) {
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user"},
 	}})
-	o := startRiver(t, d, newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil))
+	s := newSender(t, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
+	startDispatcher(t, d, s, 50*time.Millisecond)
 
-	id := send(t, o, passcode(t, recipient(), "555555"))
-	got := waitStatus(t, d, id, mail.StatusFailed)
+	id := send(t, outbox(d, s), passcode(t, recipient(), "555555"))
+	got := waitStatus(t, d, id, mail.StatusFailed, 5*time.Second)
 	require.Equal(t, 1, got.Attempts)
 	require.NotNil(t, got.LastError)
 	require.Contains(t, *got.LastError, "550")
 	require.Nil(t, got.SentAt)
-	require.Eventually(t, func() bool {
-		state, attempt := jobState(t, d, id)
-		return state == "cancelled" && attempt == 1
-	}, 5*time.Second, 20*time.Millisecond)
+	require.Nil(t, got.ClaimedUntil)
+	time.Sleep(1500 * time.Millisecond) // past the first retry's time
 	require.Equal(t, 1, srv.DataCalls())
 	require.Empty(t, srv.Messages())
+	require.Equal(t, 1, get(t, d, id).Attempts)
 }
 
 // Every TLS mode of SMTP_URL against a server that allows it, with a
 // self-signed certificate trusted through Config.TLSConfig.
 func TestTLSModes(t *testing.T) {
 	t.Parallel()
-	_, pool := testCert()
+	_, pool := testkit.TestCert()
 	for _, tc := range []struct {
 		name    string
 		scheme  string
-		mode    smtpMode
+		mode    testkit.SMTPMode
 		wantTLS bool
 	}{
-		{"smtp without STARTTLS on offer", "smtp", plainMode, false},
-		{"smtp upgrades when STARTTLS is offered", "smtp", startTLSMode, true},
-		{"smtp+starttls", "smtp+starttls", startTLSMode, true},
-		{"smtps", "smtps", implicitMode, true},
+		{"smtp without STARTTLS on offer", "smtp", testkit.SMTPPlain, false},
+		{"smtp upgrades when STARTTLS is offered", "smtp", testkit.SMTPStartTLS, true},
+		{"smtp+starttls", "smtp+starttls", testkit.SMTPStartTLS, true},
+		{"smtps", "smtps", testkit.SMTPImplicit, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := openDB(t)
-			srv := startSMTP(t, smtpOptions{mode: tc.mode})
-			w := newWorker(t, d, mail.Config{SMTPURL: srv.URL(tc.scheme, ""), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
+			srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: tc.mode})
+			w := newSender(t, mail.Config{SMTPURL: srv.URL(tc.scheme, ""), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
 			to := recipient()
 			id := store(t, d, passcode(t, to, "123456"))
-			require.NoError(t, w.Deliver(context.Background(), id, 1, 8))
+			require.NoError(t, w.Deliver(context.Background(), d, id))
 			require.Equal(t, mail.StatusSent, get(t, d, id).Status)
 			msgs := srv.Messages()
 			require.Len(t, msgs, 1)
@@ -282,33 +266,34 @@ func TestTLSModes(t *testing.T) {
 }
 
 // TLS that cannot be had is a transient failure: nothing is sent in clear
-// or to a server whose certificate is not trusted, and the job is retried.
+// or to a server whose certificate is not trusted, and a retry is
+// scheduled.
 func TestTLSRequired(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, scheme string
-		mode         smtpMode
+		mode         testkit.SMTPMode
 		wantErr      string
 	}{
-		{"smtp+starttls without STARTTLS on offer", "smtp+starttls", plainMode, "STARTTLS"},
-		{"smtps with an untrusted certificate", "smtps", implicitMode, "certificate"},
-		{"smtp with an untrusted certificate", "smtp", startTLSMode, "certificate"},
+		{"smtp+starttls without STARTTLS on offer", "smtp+starttls", testkit.SMTPPlain, "STARTTLS"},
+		{"smtps with an untrusted certificate", "smtps", testkit.SMTPImplicit, "certificate"},
+		{"smtp with an untrusted certificate", "smtp", testkit.SMTPStartTLS, "certificate"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := openDB(t)
-			srv := startSMTP(t, smtpOptions{mode: tc.mode})
-			w := newWorker(t, d, mail.Config{SMTPURL: srv.URL(tc.scheme, "")}, nil)
+			srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: tc.mode})
+			w := newSender(t, mail.Config{SMTPURL: srv.URL(tc.scheme, "")}, nil)
 			id := store(t, d, passcode(t, recipient(), "123456"))
-			err := w.Deliver(context.Background(), id, 1, 8)
-			require.ErrorContains(t, err, tc.wantErr)
-			var cancel *river.JobCancelError
-			require.False(t, errors.As(err, &cancel), "a transient failure must be retried")
+			before := time.Now()
+			require.NoError(t, w.Deliver(context.Background(), d, id))
 			got := get(t, d, id)
-			require.Equal(t, mail.StatusPending, got.Status)
+			require.Equal(t, mail.StatusPending, got.Status, "a transient failure is retried")
 			require.Equal(t, 1, got.Attempts)
 			require.NotNil(t, got.LastError)
 			require.Contains(t, *got.LastError, tc.wantErr)
+			require.Nil(t, got.ClaimedUntil)
+			require.WithinDuration(t, before.Add(mail.RetryDelay(1)), got.NextAttemptAt, time.Second)
 			require.Empty(t, srv.Messages())
 		})
 	}
@@ -317,54 +302,59 @@ func TestTLSRequired(t *testing.T) {
 // The user and password of SMTP_URL log in with AUTH PLAIN.
 func TestAuthPlain(t *testing.T) {
 	t.Parallel()
-	_, pool := testCert()
+	_, pool := testkit.TestCert()
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: startTLSMode, user: "alice", pass: "s3cr:t"})
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPStartTLS, User: "alice", Pass: "s3cr:t"})
 
-	good := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp+starttls", "alice:s3cr%3At"), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
+	good := newSender(t, mail.Config{SMTPURL: srv.URL("smtp+starttls", "alice:s3cr%3At"), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
 	id := store(t, d, passcode(t, recipient(), "123456"))
-	require.NoError(t, good.Deliver(context.Background(), id, 1, 8))
+	require.NoError(t, good.Deliver(context.Background(), d, id))
 	require.Equal(t, mail.StatusSent, get(t, d, id).Status)
 	msgs := srv.Messages()
 	require.Len(t, msgs, 1)
 	require.Equal(t, "alice", msgs[0].AuthUser)
 	require.True(t, msgs[0].TLS)
 
-	bad := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp+starttls", "alice:wrong"), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
+	bad := newSender(t, mail.Config{SMTPURL: srv.URL("smtp+starttls", "alice:wrong"), TLSConfig: &tls.Config{RootCAs: pool}}, nil)
 	id = store(t, d, passcode(t, recipient(), "123456"))
-	err := bad.Deliver(context.Background(), id, 1, 8)
-	require.ErrorContains(t, err, "AUTH")
-	require.Equal(t, mail.StatusPending, get(t, d, id).Status)
+	require.NoError(t, bad.Deliver(context.Background(), d, id))
+	got := get(t, d, id)
+	require.Equal(t, mail.StatusPending, got.Status)
+	require.Contains(t, *got.LastError, "AUTH")
 	require.Len(t, srv.Messages(), 1)
 }
 
-// A transient failure on the job's last attempt fails the message.
+// A transient failure on the last attempt fails the message.
 func TestLastAttemptFails(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
-	srv := startSMTP(t, smtpOptions{mode: plainMode, dataErrors: []*smtp.SMTPError{
+	srv := testkit.StartSMTP(t, testkit.SMTPOptions{Mode: testkit.SMTPPlain, DataErrors: []*smtp.SMTPError{
 		{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 4, 2}, Message: "Busy"},
 	}})
-	w := newWorker(t, d, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
+	w := newSender(t, mail.Config{SMTPURL: srv.URL("smtp", "")}, nil)
 	id := store(t, d, passcode(t, recipient(), "123456"))
-	require.Error(t, w.Deliver(context.Background(), id, 8, 8))
+	_, err := d.Pool.Exec(context.Background(), `UPDATE mail_messages SET attempts = $2 WHERE id = $1`, id, mail.MaxAttempts-1)
+	require.NoError(t, err)
+	require.NoError(t, w.Deliver(context.Background(), d, id))
 	got := get(t, d, id)
 	require.Equal(t, mail.StatusFailed, got.Status)
+	require.Equal(t, mail.MaxAttempts, got.Attempts)
 	require.Contains(t, *got.LastError, "421")
+	require.Nil(t, got.ClaimedUntil)
 }
 
 // Without SMTP_URL a message is written to the log, passcode included, and
-// marked "logged"; a repeated job logs nothing more.
+// marked "logged"; another round logs nothing more.
 func TestNoSMTPLogs(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
 	var buf testkit.LockedBuffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	w := newWorker(t, d, mail.Config{}, log)
+	w := newSender(t, mail.Config{}, log)
 	to := recipient()
 	id := store(t, d, passcode(t, to, "987654"))
 
-	require.NoError(t, w.Deliver(context.Background(), id, 1, 8))
+	require.NoError(t, w.Deliver(context.Background(), d, id))
 	got := get(t, d, id)
 	require.Equal(t, mail.StatusLogged, got.Status)
 	require.NotNil(t, got.SentAt)
@@ -374,7 +364,7 @@ func TestNoSMTPLogs(t *testing.T) {
 	require.Contains(t, out, to)
 	require.Contains(t, out, "level=INFO")
 
-	require.NoError(t, w.Deliver(context.Background(), id, 2, 8))
+	require.NoError(t, w.Deliver(context.Background(), d, id))
 	require.Equal(t, out, buf.String())
 	require.Equal(t, 1, get(t, d, id).Attempts)
 }
@@ -401,6 +391,7 @@ func TestList(t *testing.T) {
 			mine = append(mine, m.ID)
 			require.Equal(t, mail.StatusPending, m.Status)
 			require.Contains(t, m.HTML, "<!DOCTYPE html>")
+			require.Equal(t, m.ID+"@example.com", *m.MessageID)
 		}
 	}
 	require.Equal(t, []string{ids[2], ids[1], ids[0]}, mine)
@@ -417,7 +408,7 @@ func TestList(t *testing.T) {
 func TestSendValidates(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
-	o := insertOnlyOutbox(t, d)
+	o := &mail.Outbox{DB: d}
 	for _, m := range []mail.Message{
 		{To: "not an address", Subject: "s", Text: "t"},
 		{To: "a@example.com", Text: "t"},
@@ -431,8 +422,8 @@ func TestSendValidates(t *testing.T) {
 	}
 }
 
-// NewWorker checks SMTP_URL and MAIL_FROM and names them.
-func TestNewWorkerConfig(t *testing.T) {
+// NewSender checks SMTP_URL and MAIL_FROM and names them.
+func TestNewSenderConfig(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		cfg     mail.Config
@@ -448,7 +439,7 @@ func TestNewWorkerConfig(t *testing.T) {
 		{mail.Config{From: "nobody"}, "MAIL_FROM"},
 		{mail.Config{}, "MAIL_FROM"},
 	} {
-		_, err := mail.NewWorker(tc.cfg, nil, nil)
+		_, err := mail.NewSender(tc.cfg, nil)
 		if tc.wantErr == "" {
 			require.NoError(t, err, "%+v", tc.cfg)
 		} else {

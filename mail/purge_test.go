@@ -94,7 +94,6 @@ func TestPurgePeriodicJob(t *testing.T) {
 		Work: true, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 50 * time.Millisecond,
 		PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob()},
 		AddWorkers: []func(*river.Workers){
-			newWorker(t, d, mail.Config{}, nil).Register,
 			(&mail.PurgeWorker{DB: d}).Register,
 		},
 	})

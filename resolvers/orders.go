@@ -25,7 +25,7 @@ import (
 // The order lifecycle (spec "Order" states) lives here, in one place: every
 // transition locks the order, checks the state it may leave, writes the
 // order, its event-log row and its consequences (customer, stats, access
-// grant, mail jobs) in one transaction. A transition whose order is not in
+// grant, email) in one transaction. A transition whose order is not in
 // the state it leaves changes nothing: duplicate and out-of-order processor
 // events are no-ops.
 

@@ -32,7 +32,7 @@ type Resolver struct {
 	// Limiter enforces the rate limits that depend on a request's content
 	// (bootstrap passcodes per email); route limits are REST middleware.
 	Limiter *ratelimit.Limiter
-	// Mail stores and enqueues outgoing email.
+	// Mail stores outgoing email (the outbox).
 	Mail Mailer
 	// SandboxMail serves the kept mail at /sandbox/mail (no SMTP_URL; only
 	// under the sandbox processor).
@@ -69,7 +69,8 @@ type Resolver struct {
 	events *eventHub
 }
 
-// Mailer stores a message and enqueues its delivery inside tx.
+// Mailer stores a message inside tx for the mail dispatchers to deliver
+// once tx commits.
 type Mailer interface {
 	Send(ctx context.Context, tx db.Tx, m mail.Message) (string, error)
 }

@@ -80,8 +80,9 @@ func TestRedisConnectionsSpeakRESP2(t *testing.T) {
 // The statement budget of a payment (issue 15): the sandbox's payment of a
 // managed order with one text deliverable, to a seller with two webhook
 // endpoints, marks the order paid and fulfilled, records order.paid and
-// order.fulfilled with their deliveries, grants access, queues the buyer's
-// email and adds to the seller's stats in paymentStatements statements,
+// order.fulfilled with their deliveries, grants access, stores the buyer's
+// email (one statement, its NOTIFY included: no River job since issue 20)
+// and adds to the seller's stats in paymentStatements statements,
 // BEGIN and COMMIT included. The checkout before it (the product page's
 // form) reads the listing with its seller, creates the processor's checkout
 // and stores the order with its session and expiry time in
@@ -89,7 +90,7 @@ func TestRedisConnectionsSpeakRESP2(t *testing.T) {
 // expired ones).
 func TestPaymentStatementBudget(t *testing.T) {
 	t.Parallel()
-	const checkoutStatements, paymentStatements = 2, 14
+	const checkoutStatements, paymentStatements = 2, 12
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	connectSandbox(t, env, acc.Key)

@@ -64,6 +64,8 @@ type Server struct {
 	Registry *prometheus.Registry
 	// Webhooks delivers the webhook records when the process works.
 	Webhooks *resolvers.WebhookDispatcher
+	// Mail delivers the stored email when the process works.
+	Mail *mail.Dispatcher
 
 	work    bool
 	handler http.Handler
@@ -128,7 +130,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
-	mailer, err := mail.NewWorker(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, d, log)
+	mailer, err := mail.NewSender(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, log)
 	if err != nil {
 		return fail(err)
 	}
@@ -142,7 +144,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		CheckoutExpiry: cfg.CheckoutExpiry,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry)}, AddWorkers: []func(*river.Workers){
-		mailer.Register,
+		(&mail.SendWorker{}).Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.CheckoutExpiryWorker{R: res}) },
@@ -154,7 +156,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return fail(err)
 	}
 	limiter := ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale))
-	res.Limiter, res.Jobs, res.Mail = limiter, jc, &mail.Outbox{DB: d, Jobs: jc}
+	res.Limiter, res.Jobs, res.Mail = limiter, jc, &mail.Outbox{DB: d, Domain: mailer.Domain()}
 	s := &Server{
 		Config:   cfg,
 		Log:      log,
@@ -165,6 +167,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Resolver: res,
 		Registry: reg,
 		Webhooks: &resolvers.WebhookDispatcher{R: res},
+		Mail:     &mail.Dispatcher{DB: d, Sender: mailer, Log: log},
 		work:     opts.Work,
 	}
 	s.handler = s.routes()
@@ -227,6 +230,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return fmt.Errorf("start workers: %w", err)
 	}
 	s.Webhooks.Start(ctx)
+	s.Mail.Start(ctx)
 	return nil
 }
 
@@ -234,7 +238,11 @@ func (s *Server) Start(ctx context.Context) error {
 // closes the connections.
 func (s *Server) Close(ctx context.Context) {
 	if s.work {
-		s.Webhooks.Stop(ctx)
+		// The dispatchers drain at once, each within ctx.
+		var dispatchers sync.WaitGroup
+		dispatchers.Go(func() { s.Webhooks.Stop(ctx) })
+		dispatchers.Go(func() { s.Mail.Stop(ctx) })
+		dispatchers.Wait()
 		if err := s.Jobs.Stop(ctx); err != nil {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
