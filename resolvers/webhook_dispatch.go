@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"commerce/db"
+	"commerce/dispatch"
 	"commerce/webhooks"
 )
 
@@ -44,7 +45,9 @@ const (
 	notifyChannel = "webhook_deliveries"
 )
 
-// WebhookDispatcher delivers due webhook records; see Run.
+// WebhookDispatcher delivers due webhook records: a dispatch.Loop whose
+// claims respect a per-endpoint cap and whose claims and writes go through
+// connections of its own.
 type WebhookDispatcher struct {
 	R *Resolver
 	// MaxInFlight, PerEndpoint, Batch and PollInterval default to the
@@ -52,26 +55,16 @@ type WebhookDispatcher struct {
 	MaxInFlight, PerEndpoint, Batch int
 	PollInterval                    time.Duration
 
-	wake    chan struct{}
-	results chan deliveryOutcome
+	loop *dispatch.Loop[claimedDelivery, deliveryOutcome]
 
 	mu       sync.Mutex
 	inflight map[string]int  // endpoint → attempts under way
-	total    int             // attempts under way
 	blocked  map[string]bool // endpoints that had more due than room at the last claim
-	full     bool            // the last claim took as many as it asked for
-	retryAt  time.Time       // the earliest retry this process scheduled
-	claim    bool            // a claim is wanted (woken, or room came back)
 
 	// claimConn and writeConn are the claim loop's and the writer's own
 	// connections, outside the pool: purchases queueing for the pool (on
 	// the seller's stats row) must not hold up the deliveries.
 	claimConn, writeConn dedicatedConn
-
-	stop     context.CancelFunc // ends Run
-	cancel   context.CancelFunc // cancels the attempts under way
-	done     chan struct{}      // closed when Run has returned
-	attempts sync.WaitGroup
 }
 
 // claimedDelivery is a record claimed for one attempt, with its endpoint
@@ -89,27 +82,6 @@ type deliveryOutcome struct {
 	code   *int32
 	errTxt *string
 	next   *time.Time
-}
-
-func (w *WebhookDispatcher) defaults() {
-	if w.MaxInFlight <= 0 {
-		w.MaxInFlight = DispatchMaxInFlight
-	}
-	if w.PerEndpoint <= 0 {
-		w.PerEndpoint = DispatchPerEndpoint
-	}
-	if w.Batch <= 0 {
-		w.Batch = DispatchBatch
-	}
-	if w.PollInterval <= 0 {
-		w.PollInterval = DispatchPollInterval
-	}
-	w.wake = make(chan struct{}, 1)
-	w.results = make(chan deliveryOutcome, w.MaxInFlight)
-	w.inflight = map[string]int{}
-	w.blocked = map[string]bool{}
-	w.done = make(chan struct{})
-	w.claimConn.db, w.writeConn.db = w.R.DB, w.R.DB
 }
 
 // querier is a pool or a connection.
@@ -149,111 +121,64 @@ func (d *dedicatedConn) close() {
 
 // Start runs the dispatcher until Stop.
 func (w *WebhookDispatcher) Start(ctx context.Context) {
-	w.defaults()
-	ctx, w.stop = context.WithCancel(context.WithoutCancel(ctx))
-	var actx context.Context
-	actx, w.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	go func() {
-		defer close(w.done)
-		w.run(ctx, actx)
-	}()
+	if w.MaxInFlight <= 0 {
+		w.MaxInFlight = DispatchMaxInFlight
+	}
+	if w.PerEndpoint <= 0 {
+		w.PerEndpoint = DispatchPerEndpoint
+	}
+	if w.Batch <= 0 {
+		w.Batch = DispatchBatch
+	}
+	if w.PollInterval <= 0 {
+		w.PollInterval = DispatchPollInterval
+	}
+	w.inflight = map[string]int{}
+	w.blocked = map[string]bool{}
+	w.claimConn.db, w.writeConn.db = w.R.DB, w.R.DB
+	w.loop = &dispatch.Loop[claimedDelivery, deliveryOutcome]{
+		MaxInFlight:  w.MaxInFlight,
+		Batch:        w.Batch,
+		PollInterval: w.PollInterval,
+		WriteTimeout: 10 * time.Second,
+		Log:          w.R.Log,
+		ClaimFailed:  "claim webhook deliveries",
+		RecordFailed: "record webhook attempts", // the claims expire: the records are posted again
+		Listen:       w.listen,
+		Claim:        w.claim,
+		Send:         w.send,
+		Freed:        w.freed,
+		Record:       w.record,
+		NextAttempt:  func(o deliveryOutcome) *time.Time { return o.next },
+	}
+	w.loop.Start(ctx)
 }
 
 // Stop stops claiming, lets the attempts under way finish until ctx ends,
 // then cancels them (their claims are released: another run posts them)
 // and writes the outcomes.
 func (w *WebhookDispatcher) Stop(ctx context.Context) {
-	if w.stop == nil {
+	if w.loop == nil {
 		return
 	}
-	w.stop() // the loop claims no more, then waits for the attempts
-	select {
-	case <-w.done:
-	case <-ctx.Done():
-		w.cancel()
-		<-w.done
-	}
-	w.cancel()
+	w.loop.Stop(ctx)
+	w.claimConn.close()
+	w.writeConn.close()
 }
 
 // StopAndCancel stops at once, canceling the attempts under way.
 func (w *WebhookDispatcher) StopAndCancel(ctx context.Context) {
-	if w.cancel != nil {
-		w.cancel()
+	if w.loop != nil {
+		w.loop.Cancel()
 	}
 	w.Stop(ctx)
 }
 
-func (w *WebhookDispatcher) signal() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (w *WebhookDispatcher) want() {
-	w.mu.Lock()
-	w.claim = true
-	w.mu.Unlock()
-	w.signal()
-}
-
-// run is the claim loop; actx is the attempts' context.
-func (w *WebhookDispatcher) run(ctx, actx context.Context) {
-	r := w.R
-	var listening sync.WaitGroup
-	listening.Go(func() { w.listen(ctx) })
-	var writing sync.WaitGroup
-	writing.Go(func() { w.write() })
-	defer func() {
-		listening.Wait()
-		w.attempts.Wait()
-		close(w.results)
-		writing.Wait()
-		w.claimConn.close()
-		w.writeConn.close()
-	}()
-
-	w.want()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		w.mu.Lock()
-		do := w.claim
-		w.claim = false
-		w.mu.Unlock()
-		if do {
-			if err := w.claimAndSend(ctx, actx, nil); err != nil && ctx.Err() == nil {
-				r.Log.WarnContext(ctx, "claim webhook deliveries", "error", err)
-			}
-		}
-		w.mu.Lock()
-		sleep := w.PollInterval
-		if !w.retryAt.IsZero() {
-			sleep = min(sleep, max(time.Until(w.retryAt), time.Millisecond))
-		}
-		w.mu.Unlock()
-		timer.Reset(sleep)
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.wake:
-		case <-timer.C:
-			w.mu.Lock()
-			w.claim = true
-			if !w.retryAt.IsZero() && !time.Now().Before(w.retryAt) {
-				w.retryAt = time.Time{}
-			}
-			w.mu.Unlock()
-		}
-	}
-}
-
 // listen turns notifications on the channel into claims until ctx ends,
 // reconnecting after an error.
-func (w *WebhookDispatcher) listen(ctx context.Context) {
+func (w *WebhookDispatcher) listen(ctx context.Context, want func()) {
 	for ctx.Err() == nil {
-		err := w.listenOnce(ctx)
+		err := w.listenOnce(ctx, want)
 		if ctx.Err() != nil {
 			return
 		}
@@ -265,7 +190,7 @@ func (w *WebhookDispatcher) listen(ctx context.Context) {
 	}
 }
 
-func (w *WebhookDispatcher) listenOnce(ctx context.Context) error {
+func (w *WebhookDispatcher) listenOnce(ctx context.Context, want func()) error {
 	conn, err := w.R.DB.Pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -276,21 +201,19 @@ func (w *WebhookDispatcher) listenOnce(ctx context.Context) error {
 	if _, err := c.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
 		return err
 	}
-	w.want() // what was committed before the LISTEN
+	want() // what was committed before the LISTEN
 	for {
 		if _, err := c.WaitForNotification(ctx); err != nil {
 			return err
 		}
-		w.want()
+		want()
 	}
 }
 
-// claimAndSend claims the due records there is room for and starts their
-// attempts. asOf (nil: the database's now) is the time records must be
-// due by.
-func (w *WebhookDispatcher) claimAndSend(ctx, actx context.Context, asOf *time.Time) error {
+// claim claims up to limit due records, each endpoint no more than its
+// room, and counts them as under way for their endpoints.
+func (w *WebhookDispatcher) claim(ctx context.Context, limit int) ([]claimedDelivery, error) {
 	w.mu.Lock()
-	limit := min(w.Batch, w.MaxInFlight-w.total)
 	ids := make([]string, 0, len(w.inflight))
 	rooms := make([]int32, 0, len(w.inflight))
 	for id, n := range w.inflight {
@@ -298,26 +221,21 @@ func (w *WebhookDispatcher) claimAndSend(ctx, actx context.Context, asOf *time.T
 		rooms = append(rooms, int32(w.PerEndpoint-n))
 	}
 	w.mu.Unlock()
-	if limit <= 0 {
-		return nil
-	}
 	conn, err := w.claimConn.get(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	claimed, err := w.R.claimDeliveries(ctx, conn, limit, ids, rooms, w.PerEndpoint, asOf)
+	claimed, err := w.R.claimDeliveries(ctx, conn, limit, ids, rooms, w.PerEndpoint, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	got := map[string]int{}
 	for _, c := range claimed {
 		got[c.d.EndpointID]++
 	}
 	w.mu.Lock()
-	w.full = len(claimed) == limit
 	for id, n := range got {
 		w.inflight[id] += n
-		w.total += n
 		// It filled its room: more may be due.
 		w.blocked[id] = w.inflight[id] >= w.PerEndpoint
 	}
@@ -326,116 +244,55 @@ func (w *WebhookDispatcher) claimAndSend(ctx, actx context.Context, asOf *time.T
 			delete(w.blocked, id)
 		}
 	}
-	if w.full {
-		w.claim = true // more may be due; claimed again as room allows
-	}
 	w.mu.Unlock()
-	for i := range claimed {
-		c := &claimed[i]
-		w.attempts.Add(1)
-		go func() {
-			defer w.attempts.Done()
-			w.send(actx, c)
-		}()
-	}
-	return nil
+	return claimed, nil
 }
 
-// send makes one attempt and hands its outcome to the writer; an attempt
-// canceled (the process stopping) releases its claim instead.
-func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) {
+// send makes one attempt and returns its outcome, for the writer; an
+// attempt canceled (the process stopping) releases its claim instead.
+func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) (deliveryOutcome, bool) {
 	r := w.R
-	defer w.finished(c.d.EndpointID)
 	secret, err := r.Secrets.Open(c.ep.SecretCiphertext)
 	if err != nil {
 		r.Log.ErrorContext(ctx, "open endpoint secret", "endpoint_id", c.ep.ID, "error", err)
 		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
-		return
+		return deliveryOutcome{}, false
 	}
 	at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
 	if ctx.Err() != nil && !at.Success() {
 		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
-		return
+		return deliveryOutcome{}, false
 	}
-	w.results <- r.attemptOutcome(&c.d, at)
+	return r.attemptOutcome(&c.d, at), true
 }
 
-// finished frees an attempt's slot and asks for a claim when room came
-// back where more was due.
-func (w *WebhookDispatcher) finished(endpointID string) {
+// freed frees an attempt's slot on its endpoint and asks for a claim when
+// room came back where more was due (or the loop asks for one already).
+func (w *WebhookDispatcher) freed(c *claimedDelivery, claiming bool) bool {
+	endpointID := c.d.EndpointID
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := w.inflight[endpointID] - 1
 	if n <= 0 {
 		delete(w.inflight, endpointID)
 	} else {
 		w.inflight[endpointID] = n
 	}
-	w.total--
 	// Claim again once a quarter of the room is back, not per attempt.
-	again := (w.blocked[endpointID] && n <= w.PerEndpoint*3/4) || (w.full && w.total <= w.MaxInFlight*3/4) || w.total == 0
+	again := (w.blocked[endpointID] && n <= w.PerEndpoint*3/4) || claiming
 	if again {
 		w.blocked[endpointID] = false
-		w.claim = true
 	}
-	w.mu.Unlock()
-	if again {
-		w.signal()
-	}
+	return again
 }
 
-// write records outcomes in batches until results is closed: whatever
-// arrived while the previous batch was written goes in the next.
-func (w *WebhookDispatcher) write() {
-	r := w.R
-	for o := range w.results {
-		batch := []deliveryOutcome{o}
-	more:
-		for len(batch) < 4*w.Batch {
-			select {
-			case o, ok := <-w.results:
-				if !ok {
-					break more
-				}
-				batch = append(batch, o)
-			default:
-				break more
-			}
-		}
-		var err error
-		for try := 0; try < 3; try++ {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			var conn *pgx.Conn
-			if conn, err = w.writeConn.get(ctx); err == nil {
-				err = r.recordOutcomes(ctx, conn, batch)
-			}
-			cancel()
-			if err == nil {
-				break
-			}
-			time.Sleep(time.Duration(try+1) * 100 * time.Millisecond)
-		}
-		if err != nil {
-			// The claims expire: the records are posted again.
-			r.Log.Error("record webhook attempts", "attempts", len(batch), "error", err)
-			continue
-		}
-		// Wake for the earliest retry scheduled: written now, so a claim
-		// at that time finds it.
-		var next time.Time
-		for _, o := range batch {
-			if o.next != nil && (next.IsZero() || o.next.Before(next)) {
-				next = *o.next
-			}
-		}
-		if !next.IsZero() {
-			w.mu.Lock()
-			if w.retryAt.IsZero() || next.Before(w.retryAt) {
-				w.retryAt = next
-			}
-			w.mu.Unlock()
-			w.signal()
-		}
+// record writes a batch of outcomes on the writer's connection.
+func (w *WebhookDispatcher) record(ctx context.Context, batch []deliveryOutcome) error {
+	conn, err := w.writeConn.get(ctx)
+	if err != nil {
+		return err
 	}
+	return w.R.recordOutcomes(ctx, conn, batch)
 }
 
 // DeliverDue claims the records due by asOf (at most limit), posts them

@@ -1,0 +1,131 @@
+package dispatch_test
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/dispatch"
+)
+
+// queue is an in-memory table of due items for a Loop: item n is due at
+// due[n]; a claim takes due items not claimed, a recorded outcome either
+// ends the item or makes it due again.
+type queue struct {
+	mu       sync.Mutex
+	due      map[int]time.Time
+	claimed  map[int]bool
+	recorded []outcome
+	inFlight int // attempts under way
+	peak     int // the most attempts under way at once
+}
+
+type outcome struct {
+	item int
+	next *time.Time
+}
+
+func newQueue(n int) *queue {
+	q := &queue{due: map[int]time.Time{}, claimed: map[int]bool{}}
+	for i := range n {
+		q.due[i] = time.Now()
+	}
+	return q
+}
+
+// loop runs a Loop over q until the test ends; send makes an attempt's
+// outcome.
+func (q *queue) loop(t *testing.T, maxInFlight int, send func(item int) outcome) {
+	l := &dispatch.Loop[int, outcome]{
+		MaxInFlight:  maxInFlight,
+		Batch:        4,
+		PollInterval: time.Hour, // only the hooks and the retries wake it
+		WriteTimeout: time.Second,
+		Log:          slog.New(slog.DiscardHandler),
+		Listen:       func(ctx context.Context, wake func()) { wake(); <-ctx.Done() },
+		Claim: func(_ context.Context, limit int) ([]int, error) {
+			q.mu.Lock()
+			defer q.mu.Unlock()
+			var items []int
+			for i, at := range q.due {
+				if len(items) < limit && !q.claimed[i] && !at.After(time.Now()) {
+					q.claimed[i] = true
+					items = append(items, i)
+				}
+			}
+			q.inFlight += len(items)
+			q.peak = max(q.peak, q.inFlight)
+			return items, nil
+		},
+		Send: func(_ context.Context, item *int) (outcome, bool) {
+			time.Sleep(time.Millisecond)
+			q.mu.Lock()
+			q.inFlight--
+			q.mu.Unlock()
+			return send(*item), true
+		},
+		Record: func(_ context.Context, batch []outcome) error {
+			q.mu.Lock()
+			defer q.mu.Unlock()
+			for _, o := range batch {
+				q.recorded = append(q.recorded, o)
+				delete(q.claimed, o.item)
+				if o.next == nil {
+					delete(q.due, o.item)
+				} else {
+					q.due[o.item] = *o.next
+				}
+			}
+			return nil
+		},
+		NextAttempt: func(o outcome) *time.Time { return o.next },
+	}
+	l.Start(context.Background())
+	t.Cleanup(func() { l.Stop(context.Background()) })
+}
+
+func (q *queue) left() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.due)
+}
+
+func TestLoopSendsEveryItemOnceWithinItsRoom(t *testing.T) {
+	t.Parallel()
+	q := newQueue(100)
+	q.loop(t, 8, func(item int) outcome { return outcome{item: item} })
+
+	// Room comes back as attempts end: no poll is needed to go on.
+	require.Eventually(t, func() bool { return q.left() == 0 }, 5*time.Second, 5*time.Millisecond)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	require.Len(t, q.recorded, 100)
+	require.LessOrEqual(t, q.peak, 8)
+}
+
+func TestLoopWakesForTheEarliestRetry(t *testing.T) {
+	t.Parallel()
+	q := newQueue(1)
+	var mu sync.Mutex
+	tries := 0
+	q.loop(t, 8, func(item int) outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		tries++
+		if tries == 1 {
+			next := time.Now().Add(50 * time.Millisecond)
+			return outcome{item: item, next: &next}
+		}
+		return outcome{item: item}
+	})
+
+	// The poll is an hour away: only the retry's timer claims it again.
+	require.Eventually(t, func() bool { return q.left() == 0 }, 5*time.Second, 5*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, 2, tries)
+}
