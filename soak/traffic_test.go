@@ -53,7 +53,7 @@ type soak struct {
 	// listing's content is fixed).
 	draftID    string
 	webhookIDs []string
-	purchases       atomic.Int64
+	purchases  atomic.Int64
 
 	mu       sync.Mutex
 	orderIDs []string // the newest orders the readers saw
@@ -95,7 +95,7 @@ func (s *soak) setup(hookURL string) {
 		Slug string `json:"slug"`
 	}
 	s.mustJSON("POST", "/v1/listings", map[string]any{"title": "Soak " + testkit.Unique(), "price": 1500,
-		"description": "A steady seller.",
+		"description":  "A steady seller.",
 		"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
 	s.mustJSON("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
 	s.listingID, s.slug = l.ID, l.Slug
