@@ -2,11 +2,13 @@ package soak_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,8 +90,10 @@ func warmup(d time.Duration) time.Duration { return d / 5 }
 
 // sampler measures the service process and what it holds.
 type sampler struct {
-	pid     int
-	base    string
+	pid  int
+	base string
+	// pprof is the service's PPROF_ADDR.
+	pprof   string
 	pool    *pgxpool.Pool
 	rdb     *redis.Client
 	client  *http.Client
@@ -159,6 +163,100 @@ func (sm *sampler) sample(ctx context.Context, at time.Duration) sample {
 		s.v[mRedisConns] = float64(n)
 	}
 	return s
+}
+
+// latest is the last sample, in one line.
+func (sm *sampler) latest() string {
+	s := sm.samples[len(sm.samples)-1]
+	parts := make([]string, len(metrics))
+	for i, m := range metrics {
+		parts[i] = m.name + " " + m.format(s.v[i])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// goroutineStacks reads the service's goroutines from its pprof listener
+// (PPROF_ADDR), counted by stack: the functions of the stack, innermost
+// first, separated by " < ".
+func (sm *sampler) goroutineStacks() (map[string]int, error) {
+	resp, err := sm.client.Get("http://" + sm.pprof + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("goroutine profile: HTTP %d", resp.StatusCode)
+	}
+	out := map[string]int{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
+	var frames []string
+	flush := func() {
+		if n > 0 {
+			out[strings.Join(frames, " < ")] += n
+		}
+		n, frames = 0, nil
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			flush()
+		case strings.HasPrefix(line, "#"):
+			// "#	0x4a1b2c	net/http.(*conn).serve+0x5d	/usr/…/server.go:2102"
+			if f := strings.Split(line, "	"); len(f) >= 3 {
+				fn, _, _ := strings.Cut(f[2], "+0x")
+				frames = append(frames, fn)
+			}
+		default:
+			if c, _, ok := strings.Cut(line, " @ "); ok {
+				flush()
+				n, _ = strconv.Atoi(c)
+			}
+		}
+	}
+	flush()
+	return out, sc.Err()
+}
+
+// stackGrowth lists the goroutine stacks more numerous in after than in
+// before, most grown first (at most 8), each by its outermost frames
+// outside the runtime.
+func stackGrowth(before, after map[string]int) string {
+	type grown struct {
+		stack string
+		from  int
+		to    int
+	}
+	var gs []grown
+	for k, n := range after {
+		if n > before[k] {
+			gs = append(gs, grown{k, before[k], n})
+		}
+	}
+	if len(gs) == 0 {
+		return "no goroutine stack grew"
+	}
+	slices.SortFunc(gs, func(a, b grown) int { return cmp.Or((b.to-b.from)-(a.to-a.from), strings.Compare(a.stack, b.stack)) })
+	var b strings.Builder
+	for i, g := range gs {
+		if i == 8 {
+			fmt.Fprintf(&b, "… and %d more stacks\n", len(gs)-i)
+			break
+		}
+		var frames []string
+		for _, f := range strings.Split(g.stack, " < ") {
+			if !strings.HasPrefix(f, "runtime.") && !strings.HasPrefix(f, "internal/") && !strings.HasPrefix(f, "sync.") {
+				frames = append(frames, f)
+			}
+		}
+		if len(frames) > 4 {
+			frames = frames[:4]
+		}
+		fmt.Fprintf(&b, "%d → %d  %s\n", g.from, g.to, strings.Join(frames, " < "))
+	}
+	return b.String()
 }
 
 // scrape reads the service's /metrics (Prometheus text) into name → value

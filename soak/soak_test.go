@@ -86,7 +86,7 @@ func TestSoak(t *testing.T) {
 	dir := t.TempDir()
 	bin := testkit.BuildCommerce(t)
 
-	addr := testkit.FreeAddr(t)
+	addr, pprofAddr := testkit.FreeAddr(t), testkit.FreeAddr(t)
 	base := "http://" + addr
 	rc := newReceiver()
 	hook := httptest.NewServer(rc)
@@ -101,7 +101,7 @@ func TestSoak(t *testing.T) {
 		"LISTEN_ADDR="+addr, "BASE_URL="+base, "RATE_LIMIT_SCALE=1000000",
 		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
 		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
-		"PROCESSOR=sandbox", "SMTP_URL=")
+		"PROCESSOR=sandbox", "SMTP_URL=", "PPROF_ADDR="+pprofAddr)
 
 	acc := exec.Command(bin, "accounts", "create", "--email", "soak-"+testkit.Unique()+"@example.com")
 	acc.Env = env
@@ -136,7 +136,7 @@ func TestSoak(t *testing.T) {
 	sub := s.subscribe(ctx)
 	defer sub.close()
 
-	sm := &sampler{pid: svc.Pid(), base: base, pool: pool, rdb: rdb, client: s.client}
+	sm := &sampler{pid: svc.Pid(), base: base, pprof: pprofAddr, pool: pool, rdb: rdb, client: s.client}
 	interval := sampleInterval(duration)
 	t.Logf("soak: %s of traffic against pid %d, a sample every %s (warm-up %s)", duration, svc.Pid(), interval, warmup(duration))
 
@@ -148,6 +148,11 @@ func TestSoak(t *testing.T) {
 	var wg sync.WaitGroup
 	s.run(runCtx, &wg)
 	tick := time.NewTicker(interval)
+	var lastNote time.Duration // a progress line a minute
+	// The goroutines by stack at the end of the warm-up and of the traffic:
+	// which stacks grew, should the count grow.
+	var warmStacks, endStacks map[string]int
+	var stackErr error
 	for done := false; !done; {
 		select {
 		case <-tick.C:
@@ -157,6 +162,13 @@ func TestSoak(t *testing.T) {
 				t.Fatalf("the service exited during the soak: %v", err)
 			}
 			sm.take(ctx, time.Since(start))
+			if warmStacks == nil && time.Since(start) >= warmup(duration) {
+				warmStacks, stackErr = sm.goroutineStacks()
+			}
+			if at := time.Since(start); at-lastNote >= time.Minute {
+				lastNote = at
+				t.Logf("%s: %s; %d requests, %d unexpected", at.Round(time.Second), sm.latest(), s.traffic.requests(), s.traffic.errorCount())
+			}
 		case <-runCtx.Done():
 			done = true
 		}
@@ -166,6 +178,9 @@ func TestSoak(t *testing.T) {
 	// The last sample: the moment the traffic ends.
 	sm.take(ctx, time.Since(start))
 	elapsed := time.Since(start)
+	if stackErr == nil {
+		endStacks, stackErr = sm.goroutineStacks()
+	}
 
 	// Once the traffic stops, every backlog empties.
 	drained, drainErr := sm.drain(ctx, drainLimit)
@@ -176,6 +191,11 @@ func TestSoak(t *testing.T) {
 	t.Log(s.traffic.report(elapsed, rc))
 	results := judge(sm.samples, warmup(duration))
 	t.Log(report(sm.samples, after, results, warmup(duration)))
+	if stackErr != nil {
+		t.Errorf("goroutine profile: %v", stackErr)
+	} else if warmStacks != nil {
+		t.Logf("goroutine stacks grown from the warm-up's end to the traffic's end:\n%s", stackGrowth(warmStacks, endStacks))
+	}
 	if drainErr != nil {
 		t.Errorf("after the traffic: %v", drainErr)
 	} else {

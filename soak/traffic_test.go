@@ -550,6 +550,19 @@ func (tr *traffic) noteSubscription(sub *subscription) {
 	}
 }
 
+// requests is the number of requests sent so far.
+func (tr *traffic) requests() int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	n := 0
+	for k, c := range tr.counts {
+		if k != "purchase completed" {
+			n += c
+		}
+	}
+	return n
+}
+
 func (tr *traffic) errorCount() int {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
