@@ -165,7 +165,7 @@ func TestSoak(t *testing.T) {
 			if warmStacks == nil && time.Since(start) >= warmup(duration) {
 				warmStacks, stackErr = sm.goroutineStacks()
 			}
-			if at := time.Since(start); at-lastNote >= time.Minute {
+			if at := time.Since(start); at-lastNote >= time.Minute-interval/2 {
 				lastNote = at
 				t.Logf("%s: %s; %d requests, %d unexpected", at.Round(time.Second), sm.latest(), s.traffic.requests(), s.traffic.errorCount())
 			}
