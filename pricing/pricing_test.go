@@ -53,6 +53,12 @@ func TestPlatformFee(t *testing.T) {
 		{0, "free", 0},
 		{99_999_999, "free", 15_000_000}, // 14,999,999.85 → 15,000,000
 		{1000, "unknown", 0},
+		{1000, "free", 150}, {1999, "free", 300}, {1, "free", 0}, {4, "free", 1}, // 0.6 → 1
+		{1000, "growth", 50}, {1990, "growth", 100}, {10, "growth", 1}, // 99.5 → 100, 0.5 → 1
+		{1000, "scale", 30}, {49, "scale", 1}, // 1.47 → 1
+		{1500, "free", 225}, // JPY, zero-decimal: ¥1,500 → ¥225
+		{333, "growth", 17}, // 16.65 → 17
+		{-5, "free", 0},
 	} {
 		require.Equal(t, tc.want, PlatformFee(tc.amount, tc.plan), "%d on %s", tc.amount, tc.plan)
 	}
