@@ -15,8 +15,8 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
-	"commerce/pricing"
 	"commerce/netguard"
+	"commerce/pricing"
 	"commerce/problem"
 )
 
