@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -162,5 +163,41 @@ func TestOrderSubtotalAndDiscount(t *testing.T) {
 		require.Contains(t, data, "discount")
 		require.Nil(t, data["discount"])
 		require.Equal(t, 2900.0, data["amount"])
+	}
+}
+
+// Under Stripe the checkout charges what the pipeline computed, as inline
+// price data (line_items[0][price_data][unit_amount] = the order's amount,
+// in the currency's minor units), with the platform fee as the application
+// fee, and never a Stripe coupon or discount: stripe-mock receives it.
+func TestStripeCheckoutChargesThePipelineAmount(t *testing.T) {
+	t.Parallel()
+	env, rec := recordedStripeEnv(t)
+	acc := env.NewAccount("growth")
+	require.Equal(t, 200, env.Post("/v1/account/processor/connect", acc.Key, nil).Status)
+	acct := env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["account_id"].(string)
+	up := accountUpdated("evt_px_"+testkit.Unique(), acct, true, "jpy")
+	require.Equal(t, 200, env.Do(testkit.Request{Method: "POST", Path: "/v1/processor/webhook", Body: up,
+		Header: map[string]string{"Stripe-Signature": signed(up, time.Now())}}).Status)
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Yen " + testkit.Unique(), "price": 1500})
+
+	status, body, loc := postCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("px")}})
+	require.Equal(t, 303, status, body)
+	require.True(t, strings.HasPrefix(loc, "https://"), loc)
+	cs := rec.last("/v1/checkout/sessions")
+	orderID := cs.Form.Get("metadata[order_id]")
+	o := env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)
+	require.Equal(t, 1500.0, o["subtotal"])
+	require.Equal(t, 1500.0, o["amount"])
+	require.Equal(t, 75.0, o["platform_fee"], "5 % on growth")
+	require.Equal(t, "JPY", o["currency"])
+	require.Equal(t, "1500", cs.Form.Get("line_items[0][price_data][unit_amount]"))
+	require.Equal(t, "jpy", cs.Form.Get("line_items[0][price_data][currency]"))
+	require.Equal(t, "1", cs.Form.Get("line_items[0][quantity]"))
+	require.Empty(t, cs.Form.Get("line_items[0][price]"), "no Stripe price object")
+	require.Equal(t, "75", cs.Form.Get("payment_intent_data[application_fee_amount]"))
+	for k := range cs.Form {
+		require.False(t, strings.HasPrefix(k, "discounts") || strings.Contains(k, "coupon") || strings.Contains(k, "promotion"),
+			"no Stripe coupons or promotion codes: %s", k)
 	}
 }
