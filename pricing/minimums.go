@@ -20,7 +20,8 @@ import (
 // table holds a round amount comfortably above it, so that exchange-rate
 // moves never make a charge the service accepted fail at the processor:
 // ₪2.00, ₱30.00, R10.00, ₩1,000 and Rp10,000.00. One table for both
-// processors: the sandbox refuses what Stripe would.
+// processors: the pipeline checks it before either is called, so the
+// sandbox refuses what Stripe would.
 var minimums = map[string]int64{
 	"aed": 200,     // AED 2.00
 	"aud": 50,      // A$0.50
