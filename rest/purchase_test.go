@@ -311,7 +311,7 @@ func TestPurchaseExternalListing(t *testing.T) {
 	// A paused listing's page answers 410; a draft's 404.
 	require.Equal(t, 200, env.Do(testkit.Request{Method: "PUT", Path: "/v1/listings/" + g["id"].(string), Key: acc.Key, Body: map[string]any{"status": "paused"}}).Status)
 	require.Equal(t, 410, env.Get("/p/"+g["slug"].(string), "").Status)
-	d := env.Post("/v1/listings", acc.Key, map[string]any{"title": "Draft " + testkit.Unique(), "price": 1}).JSON(t)
+	d := env.Post("/v1/listings", acc.Key, map[string]any{"title": "Draft " + testkit.Unique(), "price": 100}).JSON(t)
 	require.Equal(t, 404, env.Get("/p/"+d["slug"].(string), "").Status)
 
 	// Deleting a listing keeps its orders; its page answers 410.
