@@ -24,9 +24,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -103,13 +101,7 @@ func TestSoak(t *testing.T) {
 		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
 		"PROCESSOR=sandbox", "SMTP_URL=", "PPROF_ADDR="+pprofAddr)
 
-	acc := exec.Command(bin, "accounts", "create", "--email", "soak-"+testkit.Unique()+"@example.com")
-	acc.Env = env
-	out, err := acc.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	m := regexp.MustCompile(`(?m)^api_key=(\S+)$`).FindSubmatch(out)
-	require.NotNil(t, m, "%s", out)
-	key := string(m[1])
+	key := testkit.CLIAccount(t, bin, env, "soak-"+testkit.Unique()+"@example.com")
 
 	pool, err := pgxpool.New(ctx, testkit.DatabaseURL+"&application_name="+samplerName+"&pool_max_conns=2")
 	require.NoError(t, err)

@@ -79,10 +79,8 @@ func (s *soak) setup(hookURL string) {
 		URL string `json:"url"`
 	}
 	s.mustJSON("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	resp, err := s.client.PostForm(onb.URL, url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	resp.Body.Close()
-	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "sandbox onboarding")
+	_, err := testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
+	require.NoError(t, err, "sandbox onboarding")
 	for _, p := range []string{"/a", "/b"} {
 		var e struct {
 			ID string `json:"id"`
@@ -106,25 +104,7 @@ func (s *soak) setup(hookURL string) {
 // mustJSON calls the API with the key during the setup; any other status
 // than want fails the test.
 func (s *soak) mustJSON(method, path string, body any, want int, out any) {
-	t := s.t
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		require.NoError(t, err)
-		r = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, s.base+path, r)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+s.key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.client.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	require.Equal(t, want, resp.StatusCode, "%s %s: %s", method, path, b)
-	if out != nil {
-		require.NoError(t, json.Unmarshal(b, out))
-	}
+	testkit.CallAPI(s.t, s.client, s.base, s.key, method, path, body, want, out)
 }
 
 // call is one request of the traffic.

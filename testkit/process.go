@@ -4,22 +4,30 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The service as a separate process, measured from outside the way an
 // operator would: the built binary, started and stopped by signal, and its
-// resident memory and open files read from /proc.
+// CPU time, resident memory and open files read from /proc.
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times (100 on
+// every Linux architecture Go supports).
+const clockTicks = 100
 
 // BuildCommerce builds cmd/commerce into a temporary directory of t (with
 // $GO, default go) and returns the binary's path.
@@ -31,6 +39,19 @@ func BuildCommerce(t testing.TB) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// CLIAccount creates an account with `bin accounts create` (env as the
+// service's) for email and returns its API key.
+func CLIAccount(t testing.TB, bin string, env []string, email string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "accounts", "create", "--email", email)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	m := regexp.MustCompile(`(?m)^api_key=(\S+)$`).FindSubmatch(out)
+	require.NotNil(t, m, "%s", out)
+	return string(m[1])
 }
 
 // FreeAddr returns a 127.0.0.1 address nothing listens on right now.
@@ -45,12 +66,11 @@ func FreeAddr(t testing.TB) string {
 }
 
 // Process is one running `commerce` subprocess whose output goes to a log
-// file.
+// file (closed when the process ends).
 type Process struct {
 	Cmd *exec.Cmd
 	// LogPath is the file holding its stdout and stderr.
 	LogPath string
-	log     *os.File
 	done    chan struct{}
 	err     error
 }
@@ -72,8 +92,8 @@ func StartProcess(t testing.TB, bin string, env []string, logPath, base string, 
 		f.Close()
 		t.Fatalf("start %s: %v", bin, err)
 	}
-	p := &Process{Cmd: cmd, LogPath: logPath, log: f, done: make(chan struct{})}
-	go func() { p.err = cmd.Wait(); close(p.done) }()
+	p := &Process{Cmd: cmd, LogPath: logPath, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); _ = f.Close(); close(p.done) }()
 	deadline := time.Now().Add(ready)
 	client := &http.Client{Timeout: time.Second}
 	for {
@@ -100,6 +120,9 @@ func StartProcess(t testing.TB, bin string, env []string, logPath, base string, 
 // Pid is the process id.
 func (p *Process) Pid() int { return p.Cmd.Process.Pid }
 
+// Done is closed when the process has ended.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
 // Exited reports whether the process has ended, and how.
 func (p *Process) Exited() (bool, error) {
 	select {
@@ -111,7 +134,8 @@ func (p *Process) Exited() (bool, error) {
 }
 
 // Stop sends sig and waits for the process to end; after grace it is
-// killed. It returns the process's exit error (nil for a clean exit).
+// killed. It returns the process's exit error (nil for a clean exit). On a
+// process that has ended already it only returns that error.
 func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
 	_ = p.Cmd.Process.Signal(sig)
 	select {
@@ -120,7 +144,6 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration) error {
 		_ = p.Cmd.Process.Kill()
 		<-p.done
 	}
-	_ = p.log.Close()
 	return p.err
 }
 
@@ -138,6 +161,42 @@ func (p *Process) LogTail(n int) string {
 func ProcessRSS(pid int) (int64, error) {
 	kb, err := procStatusField(pid, "VmRSS")
 	return kb * 1024, err
+}
+
+// ProcessPeakRSS returns the peak resident set size of process pid in
+// bytes (VmHWM of /proc/pid/status): since it started, or since the last
+// ResetPeakRSS.
+func ProcessPeakRSS(pid int) (int64, error) {
+	kb, err := procStatusField(pid, "VmHWM")
+	return kb * 1024, err
+}
+
+// ResetPeakRSS sets the peak resident set size of process pid (VmHWM) to
+// its resident set size now (writing 5 to /proc/pid/clear_refs).
+func ResetPeakRSS(pid int) error {
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
+}
+
+// ProcessCPU returns the CPU time process pid has used: its user and
+// system time (utime+stime of /proc/pid/stat).
+func ProcessCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// the fields after the last ')' start at field 3 (state).
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc stat: %q", b)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return time.Duration(utime+stime) * time.Second / clockTicks, nil
 }
 
 // ProcessThreads returns the number of OS threads of process pid.
