@@ -6,6 +6,10 @@ GO ?= go
 # make test PKG=./rest/... TESTFLAGS='-run TestRateLimit -v'
 PKG ?= ./...
 TESTFLAGS ?=
+# make soak SOAK_DURATION=30m (a Go duration); SOAK_TIMEOUT must exceed it
+# by a few minutes.
+SOAK_DURATION ?= 10m
+SOAK_TIMEOUT ?= 2h
 # govulncheck's database: vuln.go.dev when it answers, otherwise the local
 # copy in VULNDB_DIR (a directory of OSV files GO-*.json, such as data/osv of
 # golang.org/x/vulndb, or a database in govulncheck's v1 layout): by default
@@ -33,6 +37,10 @@ test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAG
 .PHONY: drill
 drill: ## Crash drill: kill -9 `commerce serve` during 200 purchases, check every webhook goes out and every buyer has exactly one download email (real SMTP sink, one Message-ID) within 20 s of the restart
 	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run TestKillDuringPurchases -v ./drill/
+
+.PHONY: soak
+soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default 10m); fails when RSS, goroutines, connections or queues grow
+	scripts/services.sh test -- env COMMERCE_SOAK=1 SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout $(SOAK_TIMEOUT) -run 'TestSoak$$' -v ./soak/
 
 .PHONY: build
 build: ## Build bin/commerce

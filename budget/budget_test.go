@@ -12,18 +12,13 @@ package budget_test
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,86 +49,22 @@ const (
 	// takes the machine with it.
 	killRSS = 1 << 30
 	killCPU = 15 * time.Second
-	// clockTicks is USER_HZ, the unit of /proc/<pid>/stat's times (100 on
-	// every Linux architecture Go supports).
-	clockTicks = 100
 	// maxBody is the JSON body limit of REST, /graphql and processor events.
 	maxBody = 1 << 20
 )
 
 // ---------------------------------------------------------------------------
-// The process, seen from outside.
-
-// proc reads a process's CPU time and memory from /proc.
-type proc int
-
-func (p proc) file(name string) string { return fmt.Sprintf("/proc/%d/%s", int(p), name) }
-
-// cpu is the process's user and system time.
-func (p proc) cpu() (time.Duration, error) {
-	b, err := os.ReadFile(p.file("stat"))
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) is in parentheses and may hold spaces:
-	// the fields after the last ')' start at field 3 (state).
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("short /proc stat: %q", b)
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return time.Duration(utime+stime) * time.Second / clockTicks, nil
-}
-
-// status reads a kB field of /proc/<pid>/status (VmRSS, VmHWM) in bytes.
-func (p proc) status(field string) (int64, error) {
-	b, err := os.ReadFile(p.file("status"))
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc status", field)
-}
-
-// rss is the resident set now, from statm (cheap enough to poll).
-func (p proc) rss() (int64, error) {
-	b, err := os.ReadFile(p.file("statm"))
-	if err != nil {
-		return 0, err
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, fmt.Errorf("short statm: %q", b)
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize()), err
-}
-
-// resetPeak sets VmHWM to the current RSS.
-func (p proc) resetPeak() error { return os.WriteFile(p.file("clear_refs"), []byte("5"), 0) }
-
-// ---------------------------------------------------------------------------
 // The service.
 
 type service struct {
-	t      *testing.T
-	bin    string
-	env    []string
-	base   string
-	dir    string
-	cmd    *exec.Cmd
-	pid    proc
-	exited chan struct{}
+	t    *testing.T
+	bin  string
+	env  []string
+	base string
+	dir  string
+	// svc is the `commerce serve` process started last; the watchdog may
+	// have killed it.
+	svc    *testkit.Process
 	client *http.Client
 	// idle is the RSS after the warm-up, in bytes.
 	idle int64
@@ -144,53 +75,42 @@ type service struct {
 }
 
 func (s *service) start() {
-	t := s.t
-	f, err := os.OpenFile(filepath.Join(s.dir, "service.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	require.NoError(t, err)
-	cmd := exec.Command(s.bin, "serve")
-	cmd.Env = s.env
-	cmd.Stdout, cmd.Stderr = f, f
-	require.NoError(t, cmd.Start())
-	s.cmd, s.pid, s.exited = cmd, proc(cmd.Process.Pid), make(chan struct{})
-	go func() { _ = cmd.Wait(); _ = f.Close(); close(s.exited) }()
 	s.client = &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * concurrent}}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := s.client.Get(s.base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			s.dumpLog()
-			t.Fatal("the service did not become ready in 60 s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.svc = testkit.StartProcess(s.t, s.bin, s.env, filepath.Join(s.dir, "service.log"), s.base, 60*time.Second, "serve")
+}
+
+// running reports whether the process started last has not ended (the
+// watchdog kills it when a request goes past the kill limits).
+func (s *service) running() bool {
+	exited, _ := s.svc.Exited()
+	return !exited
 }
 
 func (s *service) stop() {
-	if s.cmd == nil {
-		return
+	if s.svc != nil {
+		_ = s.svc.Stop(syscall.SIGTERM, 15*time.Second)
 	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(15 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
-	}
-	s.cmd = nil
 }
 
 func (s *service) dumpLog() {
-	b, _ := os.ReadFile(filepath.Join(s.dir, "service.log"))
-	if len(b) > 8000 {
-		b = b[len(b)-8000:]
+	if s.svc != nil {
+		s.t.Logf("service log (end):\n%s", s.svc.LogTail(8000))
 	}
-	s.t.Logf("service log (end):\n%s", b)
+}
+
+// rssNow is the resident set of process pid now, from statm (cheap enough
+// for the watchdog to poll).
+func rssNow(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, fmt.Errorf("short statm: %q", b)
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize()), err
 }
 
 // sample is what one request, or one burst, cost the process.
@@ -207,10 +127,12 @@ type sample struct {
 // caller.
 func (s *service) measure(do func()) sample {
 	t := s.t
-	cpu0, err := s.pid.cpu()
+	svc := s.svc
+	pid := svc.Pid()
+	cpu0, err := testkit.ProcessCPU(pid)
 	require.NoError(t, err)
-	require.NoError(t, s.pid.resetPeak())
-	rss0, err := s.pid.rss()
+	require.NoError(t, testkit.ResetPeakRSS(pid))
+	rss0, err := rssNow(pid)
 	require.NoError(t, err)
 	var (
 		killed atomic.Value
@@ -225,13 +147,13 @@ func (s *service) measure(do func()) sample {
 			select {
 			case <-done:
 				return
-			case <-s.exited:
+			case <-svc.Done():
 				killed.Store("the process exited")
 				return
 			case <-tick.C:
 			}
-			rss, err1 := s.pid.rss()
-			cpu, err2 := s.pid.cpu()
+			rss, err1 := rssNow(pid)
+			cpu, err2 := testkit.ProcessCPU(pid)
 			if err1 != nil || err2 != nil {
 				continue
 			}
@@ -245,7 +167,7 @@ func (s *service) measure(do func()) sample {
 			if why != "" {
 				atKill = sample{cpu: cpu - cpu0, growth: rss - s.idle, own: rss - rss0}
 				killed.Store(why)
-				_ = s.cmd.Process.Kill()
+				_ = svc.Cmd.Process.Kill()
 				return
 			}
 		}
@@ -254,14 +176,13 @@ func (s *service) measure(do func()) sample {
 	close(done)
 	wg.Wait()
 	if why, ok := killed.Load().(string); ok {
-		<-s.exited
-		s.cmd = nil
+		<-svc.Done()
 		atKill.killed = why
 		return atKill
 	}
-	cpu1, err := s.pid.cpu()
+	cpu1, err := testkit.ProcessCPU(pid)
 	require.NoError(t, err)
-	hwm, err := s.pid.status("VmHWM")
+	hwm, err := testkit.ProcessPeakRSS(pid)
 	require.NoError(t, err)
 	return sample{cpu: cpu1 - cpu0, growth: max(hwm-s.idle, 0), own: max(hwm-rss0, 0)}
 }
@@ -665,7 +586,7 @@ func TestResourceBudget(t *testing.T) {
 
 // one sends in to tg and judges the answer and its cost.
 func (s *service) one(tg target, in input) row {
-	if s.cmd == nil {
+	if !s.running() {
 		s.restart()
 	}
 	req := s.request(tg, in)
@@ -681,7 +602,7 @@ func (s *service) one(tg target, in input) row {
 
 // burst sends in to every target of set at once.
 func (s *service) burst(set []target, in input) row {
-	if s.cmd == nil {
+	if !s.running() {
 		s.restart()
 	}
 	reqs := make([]*http.Request, len(set))
@@ -779,12 +700,9 @@ func logTable(t *testing.T, title string, rows []row) {
 
 func setup(t *testing.T) *service {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "commerce")
-	build := exec.Command(cmp.Or(os.Getenv("GO"), "go"), "build", "-o", bin, "commerce/cmd/commerce")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin := testkit.BuildCommerce(t)
 
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	s := &service{t: t, bin: bin, dir: dir, base: "http://" + addr}
 	s.env = append(os.Environ(),
 		"DATABASE_URL="+testkit.DatabaseURL, "REDIS_URL="+testkit.RedisURL,
@@ -804,22 +722,9 @@ func setup(t *testing.T) *service {
 	return s
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // account creates an account with the CLI and returns its key.
 func (s *service) account() string {
-	cmd := exec.Command(s.bin, "accounts", "create", "--email", "budget-"+testkit.Unique()+"@example.com")
-	cmd.Env = s.env
-	out, err := cmd.CombinedOutput()
-	require.NoError(s.t, err, "%s", out)
-	m := regexp.MustCompile(`(?m)^api_key=(\S+)$`).FindSubmatch(out)
-	require.NotNil(s.t, m, "%s", out)
-	return string(m[1])
+	return testkit.CLIAccount(s.t, s.bin, s.env, "budget-"+testkit.Unique()+"@example.com")
 }
 
 // targets lists every route of rest.Routes (ids well-formed; a route that
@@ -941,7 +846,7 @@ func (s *service) warm(targets []target) {
 		}
 	}
 	time.Sleep(200 * time.Millisecond)
-	rss, err := s.pid.status("VmRSS")
+	rss, err := testkit.ProcessRSS(s.svc.Pid())
 	require.NoError(s.t, err)
 	s.idle = rss
 	s.t.Logf("idle RSS after the warm-up: %.1f MB", float64(rss)/(1<<20))

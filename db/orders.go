@@ -37,12 +37,20 @@ type OrderDeliverable struct {
 type Order struct {
 	bun.BaseModel `bun:"table:orders"`
 
-	ID                string  `bun:"id,pk"`
-	AccountID         string  `bun:"account_id"`
-	ListingID         string  `bun:"listing_id"`
-	ListingSlug       string  `bun:"listing_slug"`
-	CustomerID        *string `bun:"customer_id"`
-	BuyerEmail        string  `bun:"buyer_email"`
+	ID          string  `bun:"id,pk"`
+	AccountID   string  `bun:"account_id"`
+	ListingID   string  `bun:"listing_id"`
+	ListingSlug string  `bun:"listing_slug"`
+	CustomerID  *string `bun:"customer_id"`
+	BuyerEmail  string  `bun:"buyer_email"`
+	// Subtotal is the price before any discount; Amount = Subtotal −
+	// DiscountAmount is what is charged (pricing.Price).
+	Subtotal int64 `bun:"subtotal"`
+	// DiscountID, DiscountCode and DiscountAmount are the applied discount
+	// code, all nil when none was.
+	DiscountID        *string `bun:"discount_id"`
+	DiscountCode      *string `bun:"discount_code"`
+	DiscountAmount    *int64  `bun:"discount_amount"`
 	Amount            int64   `bun:"amount"`
 	Currency          string  `bun:"currency"`
 	PlatformFee       int64   `bun:"platform_fee"`

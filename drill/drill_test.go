@@ -13,19 +13,15 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	netmail "net/mail"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,12 +49,6 @@ const (
 	receiverDelay = 300 * time.Millisecond
 )
 
-// service is one `commerce serve` process.
-type service struct {
-	cmd *exec.Cmd
-	log *os.File
-}
-
 type drill struct {
 	t    *testing.T
 	bin  string
@@ -66,101 +56,23 @@ type drill struct {
 	base string
 	dir  string
 	key  string
-	svc  *service
+	// svc is the `commerce serve` process started last.
+	svc *testkit.Process
 }
 
 func (d *drill) start() {
-	t := d.t
-	f, err := os.OpenFile(filepath.Join(d.dir, "service.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	require.NoError(t, err)
-	cmd := exec.Command(d.bin, "serve")
-	cmd.Env = d.env
-	cmd.Stdout, cmd.Stderr = f, f
-	require.NoError(t, cmd.Start())
-	d.svc = &service{cmd: cmd, log: f}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(d.base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			d.dumpLog()
-			t.Fatal("the service did not become ready in 30 s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	d.svc = testkit.StartProcess(d.t, d.bin, d.env, filepath.Join(d.dir, "service.log"), d.base, 30*time.Second, "serve")
 }
 
 func (d *drill) dumpLog() {
-	b, _ := os.ReadFile(filepath.Join(d.dir, "service.log"))
-	if len(b) > 8000 {
-		b = b[len(b)-8000:]
+	if d.svc != nil {
+		d.t.Logf("service log (end):\n%s", d.svc.LogTail(8000))
 	}
-	d.t.Logf("service log (end):\n%s", b)
-}
-
-func (d *drill) stop(sig syscall.Signal) {
-	if d.svc == nil {
-		return
-	}
-	_ = d.svc.cmd.Process.Signal(sig)
-	_ = d.svc.cmd.Wait()
-	_ = d.svc.log.Close()
-	d.svc = nil
 }
 
 // api calls the REST API with the drill's key.
 func (d *drill) api(method, path string, body any, want int, out any) {
-	t := d.t
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		require.NoError(t, err)
-		r = bytes.NewReader(b)
-	}
-	req, err := http.NewRequest(method, d.base+path, r)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+d.key)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	require.Equal(t, want, resp.StatusCode, "%s %s: %s", method, path, b)
-	if out != nil {
-		require.NoError(t, json.Unmarshal(b, out))
-	}
-}
-
-var noRedirect = &http.Client{Timeout: 15 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
-// postForm posts a form as the browser would and returns the 303's target.
-func postForm(u, origin string, form url.Values) (*url.URL, error) {
-	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if origin != "" {
-		req.Header.Set("Origin", origin)
-	}
-	resp, err := noRedirect.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusSeeOther {
-		return nil, fmt.Errorf("HTTP %d, want 303: %.200s", resp.StatusCode, b)
-	}
-	return resp.Location()
+	testkit.CallAPI(d.t, http.DefaultClient, d.base, d.key, method, path, body, want, out)
 }
 
 // receiver records the event ids each endpoint (path) received.
@@ -200,25 +112,15 @@ func (rc *receiver) duplicates() int {
 	return n
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 func TestKillDuringPurchases(t *testing.T) {
 	if os.Getenv("COMMERCE_DRILL") == "" {
 		t.Skip("the kill -9 drill runs in `make drill` (COMMERCE_DRILL=1)")
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "commerce")
-	build := exec.Command(cmp.Or(os.Getenv("GO"), "go"), "build", "-o", bin, "commerce/cmd/commerce")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	bin := testkit.BuildCommerce(t)
 
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	d := &drill{t: t, bin: bin, dir: dir, base: "http://" + addr}
 	rc := &receiver{got: map[string]map[string]int{}}
 	hook := httptest.NewServer(rc)
@@ -231,20 +133,14 @@ func TestKillDuringPurchases(t *testing.T) {
 		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
 		"PROCESSOR=sandbox", "SMTP_URL="+sink.URL("smtp", ""))
 
-	acc := exec.Command(bin, "accounts", "create", "--email", "drill-"+testkit.Unique()+"@example.com")
-	acc.Env = d.env
-	out, err = acc.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	m := regexp.MustCompile(`(?m)^api_key=(\S+)$`).FindSubmatch(out)
-	require.NotNil(t, m, "%s", out)
-	d.key = string(m[1])
+	d.key = testkit.CLIAccount(t, bin, d.env, "drill-"+testkit.Unique()+"@example.com")
 
 	pool, err := pgxpool.New(ctx, testkit.DatabaseURL)
 	require.NoError(t, err)
 	defer pool.Close()
 
 	d.start()
-	defer d.stop(syscall.SIGTERM)
+	defer func() { _ = d.svc.Stop(syscall.SIGTERM, 20*time.Second) }()
 	defer func() {
 		if t.Failed() {
 			d.dumpLog()
@@ -257,7 +153,7 @@ func TestKillDuringPurchases(t *testing.T) {
 		URL string `json:"url"`
 	}
 	d.api("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	_, err = postForm(onb.URL, "", url.Values{"currency": {"usd"}})
+	_, err = testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
 	require.NoError(t, err)
 	endpoints := map[string]string{} // endpoint id → receiver path
 	for _, p := range []string{"/a", "/b"} {
@@ -287,10 +183,9 @@ func TestKillDuringPurchases(t *testing.T) {
 		stuck             = map[string]int{}
 	)
 	kill := func() {
-		require.NoError(t, d.svc.cmd.Process.Signal(syscall.SIGKILL))
-		_ = d.svc.cmd.Wait()
-		_ = d.svc.log.Close()
-		d.svc = nil
+		exited, err := d.svc.Exited()
+		require.False(t, exited, "the service exited before the kill: %v", err)
+		_ = d.svc.Stop(syscall.SIGKILL, time.Second)
 		rows, err := pool.Query(ctx, "SELECT kind, count(*) FROM river_job WHERE state = 'running' GROUP BY kind")
 		require.NoError(t, err)
 		for rows.Next() {
@@ -316,11 +211,11 @@ func TestKillDuringPurchases(t *testing.T) {
 	origin := d.base
 	buy := func() error {
 		email := fmt.Sprintf("buyer-%d-%s@example.com", next.Add(1), testkit.Unique())
-		co, err := postForm(d.base+"/p/"+l.Slug+"/checkout", origin, url.Values{"email": {email}})
+		co, err := testkit.PostForm(d.base+"/p/"+l.Slug+"/checkout", origin, url.Values{"email": {email}})
 		if err != nil {
 			return err
 		}
-		thanks, err := postForm(co.String(), origin, url.Values{"outcome": {"paid"}})
+		thanks, err := testkit.PostForm(co.String(), origin, url.Values{"outcome": {"paid"}})
 		if err != nil {
 			return err
 		}

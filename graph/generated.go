@@ -366,6 +366,7 @@ type ComplexityRoot struct {
 		Customer        func(childComplexity int) int
 		CustomerID      func(childComplexity int) int
 		Deliverables    func(childComplexity int) int
+		Discount        func(childComplexity int) int
 		DisputeStatus   func(childComplexity int) int
 		FulfilledAt     func(childComplexity int) int
 		FulfillmentNote func(childComplexity int) int
@@ -387,12 +388,19 @@ type ComplexityRoot struct {
 		RefundedAt      func(childComplexity int) int
 		SellerSnapshot  func(childComplexity int) int
 		Status          func(childComplexity int) int
+		Subtotal        func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
 	}
 
 	OrderConnection struct {
 		Edges    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	OrderDiscount struct {
+		Amount func(childComplexity int) int
+		Code   func(childComplexity int) int
+		ID     func(childComplexity int) int
 	}
 
 	OrderEdge struct {
@@ -2229,6 +2237,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Deliverables(childComplexity), true
+	case "Order.discount":
+		if e.ComplexityRoot.Order.Discount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Discount(childComplexity), true
 	case "Order.disputeStatus":
 		if e.ComplexityRoot.Order.DisputeStatus == nil {
 			break
@@ -2355,6 +2369,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Status(childComplexity), true
+	case "Order.subtotal":
+		if e.ComplexityRoot.Order.Subtotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Subtotal(childComplexity), true
 	case "Order.updatedAt":
 		if e.ComplexityRoot.Order.UpdatedAt == nil {
 			break
@@ -2374,6 +2394,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrderConnection.PageInfo(childComplexity), true
+
+	case "OrderDiscount.amount":
+		if e.ComplexityRoot.OrderDiscount.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderDiscount.Amount(childComplexity), true
+	case "OrderDiscount.code":
+		if e.ComplexityRoot.OrderDiscount.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderDiscount.Code(childComplexity), true
+	case "OrderDiscount.id":
+		if e.ComplexityRoot.OrderDiscount.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderDiscount.ID(childComplexity), true
 
 	case "OrderEdge.cursor":
 		if e.ComplexityRoot.OrderEdge.Cursor == nil {
@@ -3825,6 +3864,10 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_customerId(ctx, field)
 	case "buyerEmail":
 		return ec.fieldContext_Order_buyerEmail(ctx, field)
+	case "subtotal":
+		return ec.fieldContext_Order_subtotal(ctx, field)
+	case "discount":
+		return ec.fieldContext_Order_discount(ctx, field)
 	case "amount":
 		return ec.fieldContext_Order_amount(ctx, field)
 	case "currency":
@@ -3889,6 +3932,18 @@ func (ec *executionContext) childFields_OrderConnection(ctx context.Context, fie
 		return ec.fieldContext_OrderConnection_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderDiscount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OrderDiscount_id(ctx, field)
+	case "code":
+		return ec.fieldContext_OrderDiscount_code(ctx, field)
+	case "amount":
+		return ec.fieldContext_OrderDiscount_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderDiscount", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11325,6 +11380,61 @@ func (ec *executionContext) fieldContext_Order_buyerEmail(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Order_subtotal(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_subtotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_subtotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Order_discount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_discount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Discount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderDiscount) graphql.Marshaler {
+			return ec.marshalOOrderDiscount2ᚖcommerceᚋgraphᚋmodelᚐOrderDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_discount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderDiscount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Order_amount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12021,6 +12131,75 @@ func (ec *executionContext) fieldContext_OrderConnection_pageInfo(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _OrderDiscount_id(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderDiscount_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderDiscount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderDiscount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _OrderDiscount_code(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderDiscount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderDiscount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderDiscount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrderDiscount_amount(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderDiscount_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderDiscount_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderDiscount", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrderEdge) (ret graphql.Marshaler) {
@@ -19528,6 +19707,16 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "subtotal":
+			out.Values[i] = ec._Order_subtotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "discount":
+			out.Values[i] = ec._Order_discount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "amount":
 			out.Values[i] = ec._Order_amount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -19830,6 +20019,54 @@ func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.Select
 			}
 		case "pageInfo":
 			out.Values[i] = ec._OrderConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderDiscountImplementors = []string{"OrderDiscount"}
+
+func (ec *executionContext) _OrderDiscount(ctx context.Context, sel ast.SelectionSet, obj *model.OrderDiscount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderDiscountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderDiscount")
+		case "id":
+			out.Values[i] = ec._OrderDiscount_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._OrderDiscount_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._OrderDiscount_amount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -24167,6 +24404,13 @@ func (ec *executionContext) marshalOOrderConnection2ᚖcommerceᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._OrderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderDiscount2ᚖcommerceᚋgraphᚋmodelᚐOrderDiscount(ctx context.Context, sel ast.SelectionSet, v *model.OrderDiscount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderDiscount(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOOrderStatus2ᚖcommerceᚋgraphᚋmodelᚐOrderStatus(ctx context.Context, v any) (*model.OrderStatus, error) {

@@ -10,15 +10,23 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/pricing"
 	"commerce/problem"
 )
 
-// plans is the plan table: the platform fee per plan (spec: free 15 %,
-// growth 5 %, scale 3 %) and its monthly price in USD cents.
+// plans is the plan table: each plan's monthly price in USD cents, with the
+// fee rate the price pipeline takes on it (pricing.FeeRate: free 15 %,
+// growth 5 %, scale 3 %).
 var plans = []*model.Plan{
-	{Object: "plan", ID: "free", Name: "Free", FeeRate: "0.15", MonthlyPrice: 0, Currency: "usd"},
-	{Object: "plan", ID: "growth", Name: "Growth", FeeRate: "0.05", MonthlyPrice: 2900, Currency: "usd"},
-	{Object: "plan", ID: "scale", Name: "Scale", FeeRate: "0.03", MonthlyPrice: 9900, Currency: "usd"},
+	{Object: "plan", ID: "free", Name: "Free", FeeRate: feeRate("free"), MonthlyPrice: 0, Currency: "usd"},
+	{Object: "plan", ID: "growth", Name: "Growth", FeeRate: feeRate("growth"), MonthlyPrice: 2900, Currency: "usd"},
+	{Object: "plan", ID: "scale", Name: "Scale", FeeRate: feeRate("scale"), MonthlyPrice: 9900, Currency: "usd"},
+}
+
+// feeRate is a plan's fee rate ("0.15"), "" for an unknown plan.
+func feeRate(plan string) string {
+	r, _ := pricing.FeeRate(plan)
+	return r
 }
 
 // PlanByID returns a plan of the table.

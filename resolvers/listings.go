@@ -16,6 +16,7 @@ import (
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/netguard"
+	"commerce/pricing"
 	"commerce/problem"
 )
 
@@ -249,7 +250,9 @@ func (r *Resolver) insertDeliverables(ctx context.Context, tx db.Tx, accountID, 
 }
 
 // CreateListing creates a draft listing. Errors: authentication_error,
-// permission_denied, validation_error (every field, listed in errors).
+// permission_denied, validation_error (every field, listed in errors; the
+// price below the minimum charge of the account's currency, once it has
+// one, on its own).
 func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInput) (*model.Listing, error) {
 	p, err := writer(ctx)
 	if err != nil {
@@ -299,8 +302,14 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		if err := r.insertDeliverables(ctx, tx, p.AccountID, l.ID, ds); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "UPDATE accounts SET listings_count = listings_count + 1 WHERE id = ?", p.AccountID)
-		return err
+		// The count, and the account's currency for the price's minimum
+		// charge (CONTRACT §19), in one statement; a refusal rolls all back.
+		var cur *string
+		if err := tx.QueryRowContext(ctx, "UPDATE accounts SET listings_count = listings_count + 1 WHERE id = ? RETURNING currency",
+			p.AccountID).Scan(&cur); err != nil {
+			return err
+		}
+		return pricing.CheckPrice(l.Price, deref(cur, ""))
 	})
 	if err != nil {
 		return nil, err
@@ -601,7 +610,8 @@ func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *st
 // UpdateListing changes the given fields. A draft takes any field; a
 // published or paused listing only status (published ↔ paused). Errors:
 // authentication_error, permission_denied, not_found, not_in_draft,
-// validation_error.
+// validation_error (a price below the minimum charge of the account's
+// currency included).
 func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.UpdateListingInput) (*model.Listing, error) {
 	p, err := writer(ctx)
 	if err != nil {
@@ -667,6 +677,13 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 			q = q.Set("title = ?", title)
 		}
 		if in.Price != nil {
+			var cur *string
+			if err := tx.NewSelect().Table("accounts").Column("currency").Where("id = ?", p.AccountID).Scan(ctx, &cur); err != nil {
+				return fmt.Errorf("read the account's currency: %w", err)
+			}
+			if err := pricing.CheckPrice(*in.Price, deref(cur, "")); err != nil {
+				return err
+			}
 			q = q.Set("price = ?", *in.Price)
 		}
 		if descSet {
@@ -758,9 +775,10 @@ func (r *Resolver) DeleteListing(ctx context.Context, id string) (bool, error) {
 	return err == nil, err
 }
 
-// PublishListing puts a draft on sale. Requirements: a title, a positive
-// price and an operational account. Errors: authentication_error,
-// permission_denied, not_found, not_in_draft, publish_failed (actions, next).
+// PublishListing puts a draft on sale. Requirements: a title, a price of
+// at least the currency's minimum charge and an operational account.
+// Errors: authentication_error, permission_denied, not_found, not_in_draft,
+// publish_failed (actions, next), validation_error (price).
 func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listing, error) {
 	p, err := writer(ctx)
 	if err != nil {
@@ -786,6 +804,11 @@ func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listin
 				pr = pr.With("next", blocking[0].Code)
 			}
 			return pr
+		}
+		// A price set before the account had a currency meets its minimum
+		// charge now (validation_error param price).
+		if err := pricing.CheckPrice(l.Price, deref(facts.account.Currency, "")); err != nil {
+			return err
 		}
 		now := r.Now()
 		_, err = tx.NewUpdate().Model(l).Set("status = ?", db.ListingPublished).Set("published_at = ?", now).

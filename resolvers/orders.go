@@ -18,6 +18,7 @@ import (
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/mail"
+	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
 )
@@ -39,17 +40,6 @@ const (
 	EventOrderCanceled      = "order.canceled"
 )
 
-// feeBasisPoints is each plan's platform fee in hundredths of a percent.
-var feeBasisPoints = map[string]int64{"free": 1500, "growth": 500, "scale": 300}
-
-// PlatformFee is round_half_up(amount × fee_rate) for a plan, in the
-// smallest currency unit (zero-decimal currencies included: the unit is the
-// unit).
-func PlatformFee(amount int64, plan string) int64 {
-	bp := feeBasisPoints[plan]
-	return (amount*bp + 5000) / 10000
-}
-
 // orderEventData is the order snapshot every order event carries (spec
 // "Events"): the same structure the webhook body's data has.
 func orderEventData(o *db.Order) map[string]any {
@@ -70,7 +60,8 @@ func orderEventData(o *db.Order) map[string]any {
 	}
 	return map[string]any{
 		"order_id": o.ID, "listing_id": o.ListingID, "listing_slug": o.ListingSlug, "buyer_email": o.BuyerEmail,
-		"customer_id": o.CustomerID, "amount": o.Amount, "currency": o.Currency, "platform_fee": o.PlatformFee,
+		"customer_id": o.CustomerID, "subtotal": o.Subtotal, "discount": orderDiscount(o), "amount": o.Amount,
+		"currency": o.Currency, "platform_fee": o.PlatformFee,
 		"net_amount": o.NetAmount, "status": o.Status, "payment_status": o.PaymentStatus,
 		"content_type": o.ContentType, "has_deliverables": o.HasDeliverables, "checkout_data": o.CheckoutData,
 		"listing_metadata": snap.Metadata, "deliverables": ds, "dispute_status": o.DisputeStatus,
@@ -197,7 +188,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	if err := tx.River.QueryRow(ctx, `SELECT plan FROM accounts WHERE id = $1`, o.AccountID).Scan(&plan); err != nil {
 		return fmt.Errorf("read the seller's plan: %w", err)
 	}
-	o.PlatformFee = PlatformFee(o.Amount, plan)
+	o.PlatformFee = pricing.PlatformFee(o.Amount, plan)
 	o.NetAmount = o.Amount - o.PlatformFee
 	if pay.PaymentIntentID != "" {
 		o.PaymentIntentID = &pay.PaymentIntentID
@@ -729,9 +720,18 @@ func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
 	return toOrderModel(o), nil
 }
 
+// orderDiscount is the discount an order carries, nil when no code was
+// applied.
+func orderDiscount(o *db.Order) *model.OrderDiscount {
+	if o.DiscountID == nil || o.DiscountCode == nil || o.DiscountAmount == nil {
+		return nil
+	}
+	return &model.OrderDiscount{ID: *o.DiscountID, Code: *o.DiscountCode, Amount: *o.DiscountAmount}
+}
+
 func toOrderModel(o *db.Order) *model.Order {
 	m := &model.Order{AccountID: o.AccountID, Object: "order", ID: o.ID, ListingID: o.ListingID, ListingSlug: o.ListingSlug, CustomerID: o.CustomerID,
-		BuyerEmail: o.BuyerEmail, Amount: o.Amount, Currency: o.Currency, PlatformFee: o.PlatformFee, NetAmount: o.NetAmount,
+		BuyerEmail: o.BuyerEmail, Subtotal: o.Subtotal, Discount: orderDiscount(o), Amount: o.Amount, Currency: o.Currency, PlatformFee: o.PlatformFee, NetAmount: o.NetAmount,
 		ContentType: model.OrderContentType(o.ContentType), Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus), PaymentIntentID: o.PaymentIntentID,
 		CheckoutData: o.CheckoutData, ListingSnapshot: o.ListingSnapshot, SellerSnapshot: o.SellerSnapshot,
 		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: (*model.DisputeStatus)(o.DisputeStatus),

@@ -20,6 +20,7 @@ import (
 	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
 	"commerce/processor/sandbox"
@@ -205,7 +206,24 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 			data[f.Key] = v
 		}
 	}
+	// The order's money, from the one price pipeline (CONTRACT §19).
+	quote, qerr := r.quote(s)
+	if p := problem.From(qerr); p != nil && p.Code == problem.ValidationError {
+		field := p.Param
+		if field != "amount" && field != "discount_code" {
+			field = "form"
+		}
+		out.Errors[field] = p.Detail
+	} else if qerr != nil {
+		return nil, qerr
+	}
 	if len(out.Errors) > 0 {
+		return out, nil
+	}
+	if quote.Amount == 0 {
+		// The free path (no processor checkout) comes with pay what you
+		// want and discount codes; a listing's own price is never 0.
+		out.Errors["form"] = "This product cannot be bought right now."
 		return out, nil
 	}
 	testKey, err := r.testKeyOf(s.acc.ProcessorTestKey)
@@ -218,7 +236,7 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	// the buyer is sent to the checkout only once the order is stored, and
 	// a checkout whose order could not be stored is never shown to anyone
 	// (it expires at the processor).
-	o := newPendingOrder(s, email, data, testKey != "")
+	o := newPendingOrder(s, email, data, testKey != "", quote)
 	o.CheckoutExpiresAt = &cancelAt
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
@@ -286,34 +304,38 @@ func (r *Resolver) checkoutExpiry() (expiresAt, cancelAt time.Time) {
 	return now.Add(life), now.Add(life + stripeExpiryGrace)
 }
 
+// quote prices a purchase of s through the pipeline: the listing's price
+// in the seller's currency, with the fee of the seller's plan. Errors:
+// validation_error (amount: below the currency's minimum charge).
+func (r *Resolver) quote(s *saleListing) (*pricing.Quote, error) {
+	return pricing.Price(pricing.Request{Currency: deref(s.acc.Currency, ""), Plan: s.acc.Plan, Price: s.l.Price})
+}
+
 // newPendingOrder is the order a checkout of s by email creates (not yet
-// stored), with the listing and seller as they are now.
-func newPendingOrder(s *saleListing, email string, data map[string]any, testMode bool) *db.Order {
+// stored), with the listing and seller as they are now and the money the
+// pipeline computed.
+func newPendingOrder(s *saleListing, email string, data map[string]any, testMode bool, q *pricing.Quote) *db.Order {
 	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
 		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
 		"deliverables_count": s.l.DeliverablesCount})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
-		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": planFeeRate(s.acc.Plan)})
+		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": feeRate(s.acc.Plan)})
 	contentType := s.l.ExternalDelivery
 	if s.l.DeliverablesCount > 0 {
 		contentType = "static"
 	}
-	fee := PlatformFee(s.l.Price, s.acc.Plan)
 	var vt [18]byte
 	_, _ = rand.Read(vt[:])
-	return &db.Order{ID: db.NewID("ord"), AccountID: s.acc.ID, ListingID: s.l.ID, ListingSlug: s.l.Slug, BuyerEmail: email,
-		Amount: s.l.Price, Currency: strings.ToUpper(*s.acc.Currency), PlatformFee: fee, NetAmount: s.l.Price - fee,
+	o := &db.Order{ID: db.NewID("ord"), AccountID: s.acc.ID, ListingID: s.l.ID, ListingSlug: s.l.Slug, BuyerEmail: email,
+		Subtotal: q.Subtotal, Amount: q.Amount, Currency: q.Currency, PlatformFee: q.PlatformFee, NetAmount: q.NetAmount,
 		ContentType: contentType, Status: db.OrderPending, PaymentStatus: db.PaymentUnpaid, CheckoutData: data,
 		ListingSnapshot: listingSnap, SellerSnapshot: sellerSnap, Deliverables: []db.OrderDeliverable{},
 		HasDeliverables: contentType == "static", TestMode: testMode, ViewToken: strings.ToLower(strings.TrimRight(base32(vt[:]), "="))}
-}
-
-func planFeeRate(plan string) string {
-	if p, ok := PlanByID(plan); ok {
-		return p.FeeRate
+	if d := q.Discount; d != nil {
+		o.DiscountID, o.DiscountCode, o.DiscountAmount = &d.ID, &d.Code, &d.Amount
 	}
-	return ""
+	return o
 }
 
 func base32(b []byte) string {

@@ -159,12 +159,12 @@ ON CONFLICT (slug) DO NOTHING`
 // webhook orders, the rest static. 250,000 buyers of 4 orders each; amounts
 // from $5.00 to $99.99 in USD with the free plan's 15 % fee.
 var insertOrdersSQL = `
-INSERT INTO orders (id, account_id, listing_id, listing_slug, buyer_email, amount, currency, platform_fee, net_amount,
+INSERT INTO orders (id, account_id, listing_id, listing_slug, buyer_email, subtotal, amount, currency, platform_fee, net_amount,
 	content_type, status, payment_status, listing_snapshot, seller_snapshot, has_deliverables, refund_amount,
 	view_token, created_at, updated_at, paid_at, fulfilled_at, canceled_at, refunded_at)
 SELECT 'ord_' || ` + ulidSQL("g.ms", "'ord-' || g.n") + `, $1, $2, $3,
 	'buyer' || (g.n * 7919) % 250000 || '@example.com',
-	g.amount, 'USD', g.fee, g.amount - g.fee,
+	g.amount, g.amount, 'USD', g.fee, g.amount - g.fee,
 	g.content_type, g.status,
 	CASE g.status WHEN 'paid' THEN 'paid' WHEN 'fulfilled' THEN 'paid' WHEN 'refunded' THEN 'refunded' ELSE 'unpaid' END,
 	'{}'::jsonb, '{}'::jsonb, g.content_type = 'static',

@@ -7,13 +7,18 @@ import (
 
 // Order is a purchase, in full.
 type Order struct {
-	AccountID       string           `json:"-"`
-	Object          string           `json:"object"`
-	ID              string           `json:"id"`
-	ListingID       string           `json:"listing_id"`
-	ListingSlug     string           `json:"listing_slug"`
-	CustomerID      *string          `json:"customer_id"`
-	BuyerEmail      string           `json:"buyer_email"`
+	AccountID   string  `json:"-"`
+	Object      string  `json:"object"`
+	ID          string  `json:"id"`
+	ListingID   string  `json:"listing_id"`
+	ListingSlug string  `json:"listing_slug"`
+	CustomerID  *string `json:"customer_id"`
+	BuyerEmail  string  `json:"buyer_email"`
+	// Subtotal is the price before any discount; Amount = Subtotal −
+	// Discount.Amount is what is charged (CONTRACT §19).
+	Subtotal int64 `json:"subtotal"`
+	// Discount is the discount code applied, null when none was.
+	Discount        *OrderDiscount   `json:"discount"`
 	Amount          int64            `json:"amount"`
 	Currency        string           `json:"currency"`
 	PlatformFee     int64            `json:"platform_fee"`
@@ -39,6 +44,14 @@ type Order struct {
 	CanceledAt      *time.Time      `json:"canceled_at"`
 	UpdatedAt       time.Time       `json:"updated_at"`
 	Readiness       *OrderReadiness `json:"readiness"`
+}
+
+// OrderDiscount is the discount code an order was bought with: the
+// discount's id, its code and the amount it took off the subtotal.
+type OrderDiscount struct {
+	ID     string `json:"id"`
+	Code   string `json:"code"`
+	Amount int64  `json:"amount"`
 }
 
 // OrderReadiness names the recommended next action on an order.

@@ -152,7 +152,7 @@ export type CreateListingInput = {
   externalDelivery?: ExternalDelivery | null | undefined;
   /** Up to 20 string pairs (keys up to 40, values up to 500 characters). */
   metadata?: Record<string, unknown> | null | undefined;
-  /** In the smallest currency unit, 1 to 99,999,999. */
+  /** In the smallest currency unit, 1 to 99,999,999, and at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish). */
   price: number;
   /** The product page's slug (derived from the title when omitted); a taken one is refused (param slug). */
   slug?: string | null | undefined;
@@ -383,7 +383,7 @@ export type UpdateListingInput = {
   externalDelivery?: ExternalDelivery | null | undefined;
   /** Replaces the metadata; null removes it. */
   metadata?: Record<string, unknown> | null | undefined;
-  /** In the smallest currency unit, 1 to 99,999,999. */
+  /** In the smallest currency unit, 1 to 99,999,999, and at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish). */
   price?: number | null | undefined;
   /** A new slug; a taken one is refused (param slug). */
   slug?: string | null | undefined;
