@@ -8,7 +8,7 @@ import (
 )
 
 // ReadBody reads r's body, at most limit bytes; tooLarge reports a longer
-// one (its bytes then are not all read). The body is read into one buffer
+// one (then body is nil and the body's first limit+1 bytes are consumed). The body is read into one buffer
 // of its declared length when it has one, so reading 1 MiB allocates 1 MiB
 // (io.ReadAll's doubling allocates twice that), and a body another reader
 // already holds (BufferBody) is returned without a copy. Errors: the
@@ -18,6 +18,15 @@ func ReadBody(r *http.Request, limit int64) (body []byte, tooLarge bool, err err
 		return b.b, int64(len(b.b)) > limit, nil
 	}
 	if r.ContentLength > limit {
+		// Read and drop as much as a body within the limit could hold
+		// (no memory: io.Discard), as reading it would have: a body a
+		// little over the limit is then drained by the server, and its
+		// client reads the refusal instead of a connection reset under
+		// its write.
+		_, err := io.CopyN(io.Discard, r.Body, limit+1)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, true, err
+		}
 		return nil, true, nil
 	}
 	if r.ContentLength >= 0 {

@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 
@@ -186,9 +184,14 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 		}
 		// A message nests at most 32 levels (CONTRACT §1), checked before
 		// the SDK decodes it; the SDK's own limit refuses a larger body.
-		body, _, err := rest.ReadBody(r, mcp.MaxRequestBytes)
+		body, tooLarge, err := rest.ReadBody(r, mcp.MaxRequestBytes)
 		if err != nil {
 			ps.Write(w, r, problem.New(problem.InvalidRequest, "The request body could not be read."))
+			return
+		}
+		if tooLarge {
+			ps.Write(w, r, problem.Newf(problem.InvalidRequest, "The request body is larger than %d bytes: upload large files with POST /v1/files.", mcp.MaxRequestBytes).
+				With("max_bytes", mcp.MaxRequestBytes))
 			return
 		}
 		if err := rest.CheckJSONDepth(body, "The MCP message"); err != nil {
@@ -201,7 +204,7 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 			return
 		}
 		defer release()
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+		rest.BufferBody(r, body)
 		inner.ServeHTTP(w, r)
 	})
 	authed := api.Authenticate(false)(checks)
