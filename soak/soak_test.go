@@ -141,6 +141,7 @@ func TestSoak(t *testing.T) {
 	s.run(runCtx, &wg)
 	tick := time.NewTicker(interval)
 	var lastNote time.Duration // a progress line a minute
+	shownErrors := 0           // unexpected answers logged so far
 	// The goroutines by stack at the end of the warm-up and of the traffic:
 	// which stacks grew, should the count grow.
 	var warmStacks, endStacks map[string]int
@@ -160,6 +161,12 @@ func TestSoak(t *testing.T) {
 			if at := time.Since(start); at-lastNote >= time.Minute-interval/2 {
 				lastNote = at
 				t.Logf("%s: %s; %d requests, %d unexpected", at.Round(time.Second), sm.latest(), s.traffic.requests(), s.traffic.errorCount())
+				// The unexpected answers as they come (the first 20), so
+				// a long run says what went wrong before it ends.
+				if first := s.traffic.firstErrors(); len(first) > shownErrors {
+					t.Logf("unexpected:\n%s", strings.Join(first[shownErrors:], "\n"))
+					shownErrors = len(first)
+				}
 			}
 		case <-runCtx.Done():
 			done = true
