@@ -15,6 +15,12 @@ const MaxJSONDepth = 32
 // refused.
 var ErrJSONDepth = errors.New("nests arrays and objects more than 32 levels deep")
 
+// JSONDepthDetail is the detail of a refusal for ErrJSONDepth, what naming
+// the document ("The request body").
+func JSONDepthDetail(what string) string {
+	return what + " " + ErrJSONDepth.Error() + ": send a flatter document."
+}
+
 // JSONDepth reports whether the JSON text b nests its arrays and objects
 // deeper than MaxJSONDepth: ErrJSONDepth when it does, nil otherwise. It is
 // one pass over the bytes with no allocation and no recursion, so it runs

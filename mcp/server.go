@@ -147,7 +147,7 @@ func variables(spec toolSpec, raw json.RawMessage) (map[string]any, []string, *u
 		// Over HTTP the whole message was checked already; over stdio
 		// this is the first look (CONTRACT §1).
 		if err := input.JSONDepth(raw); err != nil {
-			return nil, nil, nil, problem.New(problem.InvalidRequest, "The arguments "+err.Error()+": send a flatter document.")
+			return nil, nil, nil, problem.New(problem.InvalidRequest, input.JSONDepthDetail("The arguments"))
 		}
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()

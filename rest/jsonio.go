@@ -123,7 +123,7 @@ func AdmitJSON(ctx context.Context, n int) (release func(), err error) {
 // work on the document.
 func CheckJSONDepth(doc []byte, what string) error {
 	if err := input.JSONDepth(doc); err != nil {
-		return problem.Newf(problem.InvalidRequest, "%s %s: send a flatter document.", what, err).
+		return problem.New(problem.InvalidRequest, input.JSONDepthDetail(what)).
 			With("max_depth", input.MaxJSONDepth)
 	}
 	return nil

@@ -85,9 +85,6 @@ func graphQLBodyLimit(ps rest.Problems) func(http.Handler) http.Handler {
 					release, err := rest.AdmitJSON(r.Context(), len(body))
 					if err != nil {
 						p := problem.From(err)
-						for k, v := range p.Header {
-							w.Header()[k] = v
-						}
 						writeGraphQLError(w, r, ps, p.Status(), p)
 						return
 					}
@@ -108,8 +105,14 @@ func graphQLBodyLimit(ps rest.Problems) func(http.Handler) http.Handler {
 	}
 }
 
-// writeGraphQLError answers with a GraphQL response holding the one error p.
+// writeGraphQLError answers with a GraphQL response holding the one error p
+// (and p's headers).
 func writeGraphQLError(w http.ResponseWriter, r *http.Request, ps rest.Problems, status int, p *problem.Problem) {
+	for k, vs := range p.Header { // Retry-After, as a problem document carries it
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
 	ext := ps.Body(r.Context(), p)
 	ext["status"] = status
 	b, _ := json.Marshal(map[string]any{"errors": []any{map[string]any{"message": p.Detail, "extensions": ext}}})
