@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"commerce/pricing"
 	"embed"
 	"errors"
 	"fmt"
@@ -77,6 +78,8 @@ type DownloadData struct {
 	ListingTitle string
 	StoreName    string
 	DownloadURL  string // the buyer's download page, {base_url}/d/{grant_token}
+	// Receipt is what was paid, with the discount when a code was applied.
+	Receipt pricing.Receipt
 }
 
 // DownloadLink is the email that gives a buyer the link to what they bought.

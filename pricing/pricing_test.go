@@ -229,3 +229,24 @@ func requireProblem(t *testing.T, err error, param, detailContains string) {
 	require.Equal(t, param, p.Param, p.Detail)
 	require.Contains(t, p.Detail, detailContains)
 }
+
+func TestReceiptOf(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		subtotal, off, amount int64
+		code, cur             string
+		want                  Receipt
+	}{
+		{"no code", 2900, 0, 2900, "", "usd", Receipt{Paid: "$29.00"}},
+		{"a code", 2900, 725, 2175, "LAUNCH25", "usd", Receipt{Paid: "$21.75", Subtotal: "$29.00", DiscountCode: "LAUNCH25", Discount: "−$7.25"}},
+		{"yen", 1000, 250, 750, "x-y", "JPY", Receipt{Paid: "¥750", Subtotal: "¥1,000", DiscountCode: "x-y", Discount: "−¥250"}},
+		{"free by a code", 500, 500, 0, "ALL", "eur", Receipt{Paid: "Free", Subtotal: "€5.00", DiscountCode: "ALL", Discount: "−€5.00"}},
+		{"free", 0, 0, 0, "", "usd", Receipt{Paid: "Free"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ReceiptOf(c.subtotal, c.code, c.off, c.amount, c.cur); got != c.want {
+				t.Fatalf("got %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}

@@ -276,7 +276,7 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
 	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
-		DownloadURL: r.BaseURL + "/d/" + token})
+		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o)})
 	if err != nil {
 		return err
 	}

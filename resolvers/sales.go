@@ -352,7 +352,6 @@ type ThankYouPage struct {
 	OrderID         string
 	Title           string
 	Status          string
-	PriceText       string
 	Slug            string
 	GAMeasurementID string
 	// UTM values the analytics tag is configured with: the listing's, or
@@ -362,6 +361,8 @@ type ThankYouPage struct {
 	UTMCampaign string
 	// StoreName is the seller's display name ("" without one).
 	StoreName string
+	// Receipt is what was paid, with the discount when a code was applied.
+	Receipt pricing.Receipt
 	// TrackPurchase: render the analytics purchase event (once per order).
 	TrackPurchase bool
 	Value         string // major units
@@ -397,10 +398,10 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 		Where("id = ?", o.ListingID).Scan(ctx, &utm.Source, &utm.Medium, &utm.Campaign); err != nil {
 		return nil, fmt.Errorf("listing utm: %w", err)
 	}
-	p := &ThankYouPage{OrderID: o.ID, Title: snap.Title, Status: o.Status, PriceText: currency.Format(o.Amount, o.Currency),
+	p := &ThankYouPage{OrderID: o.ID, Title: snap.Title, Status: o.Status,
 		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency),
 		UTMSource: deref(utm.Source, "commerce"), UTMMedium: deref(utm.Medium, "product_page"),
-		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, "")}
+		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, ""), Receipt: receiptOf(o)}
 	// A HEAD request (track false) renders nothing, so it uses nothing up.
 	if track && p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
 		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
@@ -410,6 +411,18 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 		}
 	}
 	return p, nil
+}
+
+// receiptOf is an order's money as the buyer reads it.
+func receiptOf(o *db.Order) pricing.Receipt {
+	return pricing.ReceiptOf(o.Subtotal, deref(o.DiscountCode, ""), derefInt(o.DiscountAmount), o.Amount, o.Currency)
+}
+
+func derefInt(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // majorUnits renders an amount in major units: 1999 USD → "19.99", 1500 JPY → "1500".
