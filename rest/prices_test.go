@@ -149,6 +149,15 @@ func TestOrderSubtotalAndDiscount(t *testing.T) {
 	require.Equal(t, 2900.0, o["amount"])
 	require.Equal(t, 435.0, o["platform_fee"])
 	require.Equal(t, 2465.0, o["net_amount"])
+	// The order list's items carry the same money.
+	items := env.Get("/v1/orders?limit=1", acc.Key).JSON(t)["data"].([]any)
+	require.Len(t, items, 1)
+	item := items[0].(map[string]any)
+	require.Equal(t, id, item["id"])
+	require.Equal(t, 2900.0, item["subtotal"])
+	require.Contains(t, item, "discount")
+	require.Nil(t, item["discount"])
+	require.Equal(t, 2900.0, item["amount"])
 
 	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, 2900, "usd")))
 	g := gql(t, env, acc.Key, fmt.Sprintf(`{ order(id: %q) { subtotal discount { id code amount } amount platformFee netAmount } }`, id), nil)

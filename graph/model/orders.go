@@ -67,6 +67,8 @@ type OrderSummary struct {
 	ID            string           `json:"id"`
 	ListingID     string           `json:"listing_id"`
 	BuyerEmail    string           `json:"buyer_email"`
+	Subtotal      int64            `json:"subtotal"`
+	Discount      *OrderDiscount   `json:"discount"`
 	Amount        int64            `json:"amount"`
 	Currency      string           `json:"currency"`
 	Status        OrderStatus      `json:"status"`
