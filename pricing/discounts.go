@@ -153,6 +153,9 @@ func ErrCodeNotFound() *problem.Problem {
 	return refuse("This code does not exist; check its spelling.")
 }
 
+// ErrCodeDisabled is the refusal of a code the seller turned off.
+func ErrCodeDisabled() *problem.Problem { return refuse("This code has been disabled.") }
+
 // ErrCodeUsedUp is the refusal of a code whose redemptions, reserved and
 // redeemed, reached max_redemptions.
 func ErrCodeUsedUp() *problem.Problem { return refuse("This code has been used up.") }
@@ -171,7 +174,7 @@ func ErrCodeLimitReached() *problem.Problem {
 func (d DiscountTerms) Applies(p Purchase, now time.Time) error {
 	switch {
 	case d.Disabled:
-		return refuse("This code has been disabled.")
+		return ErrCodeDisabled()
 	case d.StartsAt != nil && now.Before(*d.StartsAt):
 		return refuse(fmt.Sprintf("This code is not valid yet: it starts on %s.", d.StartsAt.UTC().Format("2006-01-02 at 15:04 UTC")))
 	case d.ExpiresAt != nil && !now.Before(*d.ExpiresAt):

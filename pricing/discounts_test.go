@@ -173,8 +173,9 @@ func TestDiscountApplies(t *testing.T) {
 		require.Equal(t, "discount_code", p.Param, tc.name)
 		require.Equal(t, tc.detail, p.Detail, tc.name)
 	}
-	// The two refusals reserving can give, and not found, have their sentences too.
+	// The refusals reserving can give, and not found, have their sentences too.
 	require.Equal(t, "This code has been used up.", ErrCodeUsedUp().Detail)
+	require.Equal(t, "This code has been disabled.", ErrCodeDisabled().Detail)
 	require.Equal(t, "You have already used this code as many times as it allows.", ErrCodeLimitReached().Detail)
 	require.Equal(t, "discount_code", ErrCodeNotFound().Param)
 	require.Equal(t, "This code does not exist; check its spelling.", ErrCodeNotFound().Detail)
