@@ -563,7 +563,9 @@ func discountReadiness(d *db.Discount, status string, now time.Time, links *disc
 	ls := links.listingsOf(d)
 	sellable := false
 	for _, l := range ls {
-		sellable = sellable || listingReadiness(l, links.seller).Sellable
+		if sellable = listingReadiness(l, links.seller).Sellable; sellable {
+			break
+		}
 	}
 	if !sellable {
 		seen := map[string]bool{}

@@ -446,12 +446,11 @@ func (s *actionSpec) action(p model.ActionPriority, f *facts) *model.Action {
 	c := s.Call(f)
 	endpoint := expandPath(s.Path, c.Args)
 	gql, mcp := derive(s.Field, s.Body, c.Args, c.Params, actionSelections)
-	inputs := s.Inputs
 	a.Kind = kindAPI
 	a.Resolve = &model.ActionResolve{Method: s.Method, Endpoint: &endpoint, Params: c.Params,
-		Inputs: make([]*model.ActionInput, len(inputs)), GraphQL: gql, MCP: mcp}
-	for i := range inputs {
-		in := inputs[i]
+		Inputs: make([]*model.ActionInput, len(s.Inputs)), GraphQL: gql, MCP: mcp}
+	for i := range s.Inputs {
+		in := s.Inputs[i]
 		a.Resolve.Inputs[i] = &in
 	}
 	return a
