@@ -52,6 +52,7 @@ type ComplexityRoot struct {
 		CreatedAt       func(childComplexity int) int
 		Currency        func(childComplexity int) int
 		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Discounts       func(childComplexity int, first *int, after *string, status *model.DiscountStatus, listing *string) int
 		DisplayName     func(childComplexity int) int
 		Email           func(childComplexity int) int
 		Events          func(childComplexity int, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) int
@@ -234,6 +235,46 @@ type ComplexityRoot struct {
 		Size        func(childComplexity int) int
 	}
 
+	Discount struct {
+		AmountOff                 func(childComplexity int) int
+		Code                      func(childComplexity int) int
+		CreatedAt                 func(childComplexity int) int
+		ExpiresAt                 func(childComplexity int) int
+		ID                        func(childComplexity int) int
+		ListingIds                func(childComplexity int) int
+		MaxRedemptions            func(childComplexity int) int
+		MaxRedemptionsPerCustomer func(childComplexity int) int
+		Metadata                  func(childComplexity int) int
+		MinimumAmount             func(childComplexity int) int
+		Name                      func(childComplexity int) int
+		Object                    func(childComplexity int) int
+		PercentOff                func(childComplexity int) int
+		Readiness                 func(childComplexity int) int
+		RedemptionsCount          func(childComplexity int) int
+		ShareURL                  func(childComplexity int) int
+		StartsAt                  func(childComplexity int) int
+		Status                    func(childComplexity int) int
+		Type                      func(childComplexity int) int
+		UpdatedAt                 func(childComplexity int) int
+	}
+
+	DiscountConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	DiscountEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DiscountReadiness struct {
+		Actions func(childComplexity int) int
+		Next    func(childComplexity int) int
+		Refresh func(childComplexity int) int
+		Usable  func(childComplexity int) int
+	}
+
 	Event struct {
 		CreatedAt func(childComplexity int) int
 		Data      func(childComplexity int) int
@@ -327,10 +368,12 @@ type ComplexityRoot struct {
 		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor      func(childComplexity int) int
 		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateDiscount        func(childComplexity int, input model.CreateDiscountInput) int
 		CreateListing         func(childComplexity int, input model.CreateListingInput) int
 		CreateWebhook         func(childComplexity int, input model.CreateWebhookInput) int
 		DeleteAPIKey          func(childComplexity int, id string) int
 		DeleteAccount         func(childComplexity int) int
+		DeleteDiscount        func(childComplexity int, id string) int
 		DeleteListing         func(childComplexity int, id string) int
 		DeleteWebhook         func(childComplexity int, id string) int
 		DisconnectProcessor   func(childComplexity int) int
@@ -348,6 +391,7 @@ type ComplexityRoot struct {
 		StartBootstrap        func(childComplexity int, input model.BootstrapInput) int
 		TestWebhook           func(childComplexity int, id string) int
 		UpdateAccount         func(childComplexity int, input model.UpdateAccountInput) int
+		UpdateDiscount        func(childComplexity int, id string, input model.UpdateDiscountInput) int
 		UpdateListing         func(childComplexity int, id string, input model.UpdateListingInput) int
 		UpdateStore           func(childComplexity int, input model.UpdateStoreInput) int
 		UpdateWebhook         func(childComplexity int, id string, input model.UpdateWebhookInput) int
@@ -468,6 +512,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Customer func(childComplexity int, id string) int
+		Discount func(childComplexity int, id string) int
 		Listing  func(childComplexity int, id string) int
 		Node     func(childComplexity int, id string) int
 		Nodes    func(childComplexity int, ids []string) int
@@ -598,6 +643,7 @@ type ComplexityRoot struct {
 type AccountResolver interface {
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
 
+	Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error)
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
@@ -628,6 +674,9 @@ type MutationResolver interface {
 	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
 	SignIn(ctx context.Context, input model.SignInInput) (*model.ConsoleSession, error)
 	SignOut(ctx context.Context) (*bool, error)
+	CreateDiscount(ctx context.Context, input model.CreateDiscountInput) (*model.Discount, error)
+	UpdateDiscount(ctx context.Context, id string, input model.UpdateDiscountInput) (*model.Discount, error)
+	DeleteDiscount(ctx context.Context, id string) (*bool, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -660,6 +709,7 @@ type QueryResolver interface {
 	Ping(ctx context.Context) (*model.Ping, error)
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
+	Discount(ctx context.Context, id string) (*model.Discount, error)
 	Listing(ctx context.Context, id string) (*model.Listing, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
@@ -742,6 +792,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Customers(childComplexity, args["first"].(*int), args["after"].(*string), args["email"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
+	case "Account.discounts":
+		if e.ComplexityRoot.Account.Discounts == nil {
+			break
+		}
+
+		args, err := ec.field_Account_discounts_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Discounts(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.DiscountStatus), args["listing"].(*string)), true
 	case "Account.displayName":
 		if e.ComplexityRoot.Account.DisplayName == nil {
 			break
@@ -1503,6 +1564,178 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DeliverableFile.Size(childComplexity), true
 
+	case "Discount.amountOff":
+		if e.ComplexityRoot.Discount.AmountOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.AmountOff(childComplexity), true
+	case "Discount.code":
+		if e.ComplexityRoot.Discount.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Code(childComplexity), true
+	case "Discount.createdAt":
+		if e.ComplexityRoot.Discount.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.CreatedAt(childComplexity), true
+	case "Discount.expiresAt":
+		if e.ComplexityRoot.Discount.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ExpiresAt(childComplexity), true
+	case "Discount.id":
+		if e.ComplexityRoot.Discount.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ID(childComplexity), true
+	case "Discount.listingIds":
+		if e.ComplexityRoot.Discount.ListingIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ListingIds(childComplexity), true
+	case "Discount.maxRedemptions":
+		if e.ComplexityRoot.Discount.MaxRedemptions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.MaxRedemptions(childComplexity), true
+	case "Discount.maxRedemptionsPerCustomer":
+		if e.ComplexityRoot.Discount.MaxRedemptionsPerCustomer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.MaxRedemptionsPerCustomer(childComplexity), true
+	case "Discount.metadata":
+		if e.ComplexityRoot.Discount.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Metadata(childComplexity), true
+	case "Discount.minimumAmount":
+		if e.ComplexityRoot.Discount.MinimumAmount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.MinimumAmount(childComplexity), true
+	case "Discount.name":
+		if e.ComplexityRoot.Discount.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Name(childComplexity), true
+	case "Discount.object":
+		if e.ComplexityRoot.Discount.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Object(childComplexity), true
+	case "Discount.percentOff":
+		if e.ComplexityRoot.Discount.PercentOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.PercentOff(childComplexity), true
+	case "Discount.readiness":
+		if e.ComplexityRoot.Discount.Readiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Readiness(childComplexity), true
+	case "Discount.redemptionsCount":
+		if e.ComplexityRoot.Discount.RedemptionsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.RedemptionsCount(childComplexity), true
+	case "Discount.shareUrl":
+		if e.ComplexityRoot.Discount.ShareURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.ShareURL(childComplexity), true
+	case "Discount.startsAt":
+		if e.ComplexityRoot.Discount.StartsAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.StartsAt(childComplexity), true
+	case "Discount.status":
+		if e.ComplexityRoot.Discount.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Status(childComplexity), true
+	case "Discount.type":
+		if e.ComplexityRoot.Discount.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.Type(childComplexity), true
+	case "Discount.updatedAt":
+		if e.ComplexityRoot.Discount.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Discount.UpdatedAt(childComplexity), true
+
+	case "DiscountConnection.edges":
+		if e.ComplexityRoot.DiscountConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountConnection.Edges(childComplexity), true
+	case "DiscountConnection.pageInfo":
+		if e.ComplexityRoot.DiscountConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountConnection.PageInfo(childComplexity), true
+
+	case "DiscountEdge.cursor":
+		if e.ComplexityRoot.DiscountEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountEdge.Cursor(childComplexity), true
+	case "DiscountEdge.node":
+		if e.ComplexityRoot.DiscountEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountEdge.Node(childComplexity), true
+
+	case "DiscountReadiness.actions":
+		if e.ComplexityRoot.DiscountReadiness.Actions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountReadiness.Actions(childComplexity), true
+	case "DiscountReadiness.next":
+		if e.ComplexityRoot.DiscountReadiness.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountReadiness.Next(childComplexity), true
+	case "DiscountReadiness.refresh":
+		if e.ComplexityRoot.DiscountReadiness.Refresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountReadiness.Refresh(childComplexity), true
+	case "DiscountReadiness.usable":
+		if e.ComplexityRoot.DiscountReadiness.Usable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiscountReadiness.Usable(childComplexity), true
+
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
 			break
@@ -1910,6 +2143,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+	case "Mutation.createDiscount":
+		if e.ComplexityRoot.Mutation.CreateDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateDiscount(childComplexity, args["input"].(model.CreateDiscountInput)), true
 	case "Mutation.createListing":
 		if e.ComplexityRoot.Mutation.CreateListing == nil {
 			break
@@ -1949,6 +2193,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteAccount(childComplexity), true
+	case "Mutation.deleteDiscount":
+		if e.ComplexityRoot.Mutation.DeleteDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteDiscount(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteListing":
 		if e.ComplexityRoot.Mutation.DeleteListing == nil {
 			break
@@ -2121,6 +2376,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAccount(childComplexity, args["input"].(model.UpdateAccountInput)), true
+	case "Mutation.updateDiscount":
+		if e.ComplexityRoot.Mutation.UpdateDiscount == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDiscount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateDiscount(childComplexity, args["id"].(string), args["input"].(model.UpdateDiscountInput)), true
 	case "Mutation.updateListing":
 		if e.ComplexityRoot.Mutation.UpdateListing == nil {
 			break
@@ -2650,6 +2916,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Customer(childComplexity, args["id"].(string)), true
+	case "Query.discount":
+		if e.ComplexityRoot.Query.Discount == nil {
+			break
+		}
+
+		args, err := ec.field_Query_discount_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Discount(childComplexity, args["id"].(string)), true
 
 	case "Query.listing":
 		if e.ComplexityRoot.Query.Listing == nil {
@@ -3166,12 +3443,14 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputChangePlanInput,
 		ec.unmarshalInputCheckoutFieldInput,
 		ec.unmarshalInputCreateApiKeyInput,
+		ec.unmarshalInputCreateDiscountInput,
 		ec.unmarshalInputCreateListingInput,
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputDeliverableInput,
 		ec.unmarshalInputFulfillInput,
 		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
+		ec.unmarshalInputUpdateDiscountInput,
 		ec.unmarshalInputUpdateListingInput,
 		ec.unmarshalInputUpdateStoreInput,
 		ec.unmarshalInputUpdateWebhookInput,
@@ -3266,7 +3545,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/console.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3282,6 +3561,7 @@ var sources = []*ast.Source{
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
 	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
+	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
@@ -3334,6 +3614,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_apiKeys(ctx, field)
 	case "subscription":
 		return ec.fieldContext_Account_subscription(ctx, field)
+	case "discounts":
+		return ec.fieldContext_Account_discounts(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
 	case "orders":
@@ -3674,6 +3956,86 @@ func (ec *executionContext) childFields_DeliverableFile(ctx context.Context, fie
 		return ec.fieldContext_DeliverableFile_contentType(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DeliverableFile", field.Name)
+}
+
+func (ec *executionContext) childFields_Discount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Discount_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Discount_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Discount_name(ctx, field)
+	case "code":
+		return ec.fieldContext_Discount_code(ctx, field)
+	case "type":
+		return ec.fieldContext_Discount_type(ctx, field)
+	case "percentOff":
+		return ec.fieldContext_Discount_percentOff(ctx, field)
+	case "amountOff":
+		return ec.fieldContext_Discount_amountOff(ctx, field)
+	case "listingIds":
+		return ec.fieldContext_Discount_listingIds(ctx, field)
+	case "startsAt":
+		return ec.fieldContext_Discount_startsAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Discount_expiresAt(ctx, field)
+	case "maxRedemptions":
+		return ec.fieldContext_Discount_maxRedemptions(ctx, field)
+	case "maxRedemptionsPerCustomer":
+		return ec.fieldContext_Discount_maxRedemptionsPerCustomer(ctx, field)
+	case "minimumAmount":
+		return ec.fieldContext_Discount_minimumAmount(ctx, field)
+	case "redemptionsCount":
+		return ec.fieldContext_Discount_redemptionsCount(ctx, field)
+	case "status":
+		return ec.fieldContext_Discount_status(ctx, field)
+	case "shareUrl":
+		return ec.fieldContext_Discount_shareUrl(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Discount_metadata(ctx, field)
+	case "readiness":
+		return ec.fieldContext_Discount_readiness(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Discount_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Discount_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Discount", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DiscountConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DiscountConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_DiscountEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_DiscountEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DiscountReadiness(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "usable":
+		return ec.fieldContext_DiscountReadiness_usable(ctx, field)
+	case "actions":
+		return ec.fieldContext_DiscountReadiness_actions(ctx, field)
+	case "next":
+		return ec.fieldContext_DiscountReadiness_next(ctx, field)
+	case "refresh":
+		return ec.fieldContext_DiscountReadiness_refresh(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiscountReadiness", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4470,6 +4832,44 @@ func (ec *executionContext) field_Account_customers_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Account_discounts_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.DiscountStatus, error) {
+			return ec.unmarshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "listing",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["listing"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_events_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4724,6 +5124,20 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateDiscountInput, error) {
+			return ec.unmarshalNCreateDiscountInput2commerceᚋgraphᚋmodelᚐCreateDiscountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createListing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4753,6 +5167,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_deleteApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -4994,6 +5422,28 @@ func (ec *executionContext) field_Mutation_updateAccount_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateDiscountInput, error) {
+			return ec.unmarshalNUpdateDiscountInput2commerceᚋgraphᚋmodelᚐUpdateDiscountInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateListing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5103,6 +5553,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 }
 
 func (ec *executionContext) field_Query_customer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_discount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -5765,6 +6229,50 @@ func (ec *executionContext) fieldContext_Account_subscription(_ context.Context,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_BillingSubscription(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_discounts(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_discounts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Discounts(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.DiscountStatus), fc.Args["listing"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscountConnection) graphql.Marshaler {
+			return ec.marshalODiscountConnection2ᚖcommerceᚋgraphᚋmodelᚐDiscountConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_discounts(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_discounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -8525,6 +9033,704 @@ func (ec *executionContext) fieldContext_DeliverableFile_contentType(_ context.C
 	return graphql.NewScalarFieldContext("DeliverableFile", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Discount_object(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_id(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_name(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_code(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_type(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DiscountType) graphql.Marshaler {
+			return ec.marshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type DiscountType does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_percentOff(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_percentOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PercentOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_percentOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_amountOff(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_amountOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_amountOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_listingIds(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_listingIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_listingIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_startsAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_startsAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartsAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_startsAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_maxRedemptions(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_maxRedemptions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxRedemptions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_maxRedemptions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_maxRedemptionsPerCustomer(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_maxRedemptionsPerCustomer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxRedemptionsPerCustomer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_maxRedemptionsPerCustomer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_minimumAmount(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_minimumAmount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MinimumAmount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_minimumAmount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_redemptionsCount(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_redemptionsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RedemptionsCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_redemptionsCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_status(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.DiscountStatus) graphql.Marshaler {
+			return ec.marshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type DiscountStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_shareUrl(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_shareUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_shareUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_metadata(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_readiness(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_readiness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Readiness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DiscountReadiness) graphql.Marshaler {
+			return ec.marshalNDiscountReadiness2ᚖcommerceᚋgraphᚋmodelᚐDiscountReadiness(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_readiness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Discount",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountReadiness(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Discount_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Discount_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Discount_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Discount_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Discount", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DiscountConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.DiscountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DiscountEdge) graphql.Marshaler {
+			return ec.marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiscountEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.DiscountConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DiscountEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DiscountEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.DiscountEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+			return ec.marshalNDiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountReadiness_usable(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountReadiness_usable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Usable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountReadiness_usable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountReadiness", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DiscountReadiness_actions(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountReadiness_actions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Action) graphql.Marshaler {
+			return ec.marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountReadiness_actions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Action(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DiscountReadiness_next(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountReadiness_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionCode) graphql.Marshaler {
+			return ec.marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountReadiness_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiscountReadiness", field, false, false, errors.New("field of type ActionCode does not have child fields"))
+}
+
+func (ec *executionContext) _DiscountReadiness_refresh(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiscountReadiness_refresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
+			return ec.marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiscountReadiness_refresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DiscountReadiness",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReadinessRefresh(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10492,6 +11698,138 @@ func (ec *executionContext) _Mutation_signOut(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Mutation_signOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_createDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateDiscount(ctx, fc.Args["input"].(model.CreateDiscountInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+			return ec.marshalODiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateDiscount(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateDiscountInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+			return ec.marshalODiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteDiscount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteDiscount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteDiscount(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_createListing(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -13276,6 +14614,50 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_discount(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_discount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Discount(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+			return ec.marshalODiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_discount(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Discount(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_discount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -16513,6 +17895,113 @@ func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateDiscountInput(ctx context.Context, obj any) (model.CreateDiscountInput, error) {
+	var it model.CreateDiscountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "code", "type", "percentOff", "amountOff", "listingIds", "startsAt", "expiresAt", "maxRedemptions", "maxRedemptionsPerCustomer", "minimumAmount", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "percentOff":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOff"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOff = data
+		case "amountOff":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOff"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOff = data
+		case "listingIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("listingIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ListingIds = data
+		case "startsAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startsAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartsAt = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "maxRedemptions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxRedemptions"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxRedemptions = data
+		case "maxRedemptionsPerCustomer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxRedemptionsPerCustomer"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxRedemptionsPerCustomer = data
+		case "minimumAmount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("minimumAmount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MinimumAmount = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context, obj any) (model.CreateListingInput, error) {
 	var it model.CreateListingInput
 	if obj == nil {
@@ -16847,6 +18336,106 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateDiscountInput(ctx context.Context, obj any) (model.UpdateDiscountInput, error) {
+	var it model.UpdateDiscountInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "code", "type", "percentOff", "amountOff", "expiresAt", "maxRedemptions", "maxRedemptionsPerCustomer", "status", "listingIds", "metadata"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = graphql.OmittableOf(data)
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "percentOff":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOff"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOff = graphql.OmittableOf(data)
+		case "amountOff":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOff"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOff = graphql.OmittableOf(data)
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = graphql.OmittableOf(data)
+		case "maxRedemptions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxRedemptions"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxRedemptions = graphql.OmittableOf(data)
+		case "maxRedemptionsPerCustomer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maxRedemptionsPerCustomer"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaxRedemptionsPerCustomer = graphql.OmittableOf(data)
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "listingIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("listingIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ListingIds = graphql.OmittableOf(data)
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context, obj any) (model.UpdateListingInput, error) {
 	var it model.UpdateListingInput
 	if obj == nil {
@@ -17101,6 +18690,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Event(ctx, sel, obj)
+	case *model.Discount:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Discount(ctx, sel, obj)
 	case *model.Deliverable:
 		if obj == nil {
 			return graphql.Null
@@ -17269,6 +18863,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "discounts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_discounts(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "listings":
 			field := field
 
@@ -18660,6 +20292,278 @@ func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.Select
 	return out
 }
 
+var discountImplementors = []string{"Discount", "Node"}
+
+func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet, obj *model.Discount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Discount")
+		case "object":
+			out.Values[i] = ec._Discount_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._Discount_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Discount_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._Discount_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._Discount_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "percentOff":
+			out.Values[i] = ec._Discount_percentOff(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amountOff":
+			out.Values[i] = ec._Discount_amountOff(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "listingIds":
+			out.Values[i] = ec._Discount_listingIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startsAt":
+			out.Values[i] = ec._Discount_startsAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Discount_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maxRedemptions":
+			out.Values[i] = ec._Discount_maxRedemptions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "maxRedemptionsPerCustomer":
+			out.Values[i] = ec._Discount_maxRedemptionsPerCustomer(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "minimumAmount":
+			out.Values[i] = ec._Discount_minimumAmount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "redemptionsCount":
+			out.Values[i] = ec._Discount_redemptionsCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Discount_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareUrl":
+			out.Values[i] = ec._Discount_shareUrl(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "metadata":
+			out.Values[i] = ec._Discount_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "readiness":
+			out.Values[i] = ec._Discount_readiness(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Discount_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Discount_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discountConnectionImplementors = []string{"DiscountConnection"}
+
+func (ec *executionContext) _DiscountConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountConnection")
+		case "edges":
+			out.Values[i] = ec._DiscountConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DiscountConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discountEdgeImplementors = []string{"DiscountEdge"}
+
+func (ec *executionContext) _DiscountEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountEdge")
+		case "cursor":
+			out.Values[i] = ec._DiscountEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._DiscountEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var discountReadinessImplementors = []string{"DiscountReadiness"}
+
+func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountReadiness) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, discountReadinessImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiscountReadiness")
+		case "usable":
+			out.Values[i] = ec._DiscountReadiness_usable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actions":
+			out.Values[i] = ec._DiscountReadiness_actions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._DiscountReadiness_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "refresh":
+			out.Values[i] = ec._DiscountReadiness_refresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
@@ -19521,6 +21425,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "signOut":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_signOut(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteDiscount":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteDiscount(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -20708,6 +22633,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_nodes(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "discount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_discount(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -22157,6 +24104,10 @@ var (
 		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
 		"PUBLISH_LISTING":       model.ActionCodePublishListing,
 		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
+		"ENABLE_DISCOUNT":       model.ActionCodeEnableDiscount,
+		"EXTEND_DISCOUNT":       model.ActionCodeExtendDiscount,
+		"RAISE_DISCOUNT_LIMIT":  model.ActionCodeRaiseDiscountLimit,
+		"AWAIT_DISCOUNT_START":  model.ActionCodeAwaitDiscountStart,
 	}
 	marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
 		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
@@ -22166,6 +24117,10 @@ var (
 		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
 		model.ActionCodePublishListing:       "PUBLISH_LISTING",
 		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
+		model.ActionCodeEnableDiscount:       "ENABLE_DISCOUNT",
+		model.ActionCodeExtendDiscount:       "EXTEND_DISCOUNT",
+		model.ActionCodeRaiseDiscountLimit:   "RAISE_DISCOUNT_LIMIT",
+		model.ActionCodeAwaitDiscountStart:   "AWAIT_DISCOUNT_START",
 	}
 )
 
@@ -22521,6 +24476,11 @@ func (ec *executionContext) unmarshalNCreateApiKeyInput2commerceᚋgraphᚋmodel
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateDiscountInput2commerceᚋgraphᚋmodelᚐCreateDiscountInput(ctx context.Context, v any) (model.CreateDiscountInput, error) {
+	res, err := ec.unmarshalInputCreateDiscountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateListingInput2commerceᚋgraphᚋmodelᚐCreateListingInput(ctx context.Context, v any) (model.CreateListingInput, error) {
 	res, err := ec.unmarshalInputCreateListingInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -22644,6 +24604,114 @@ var (
 		model.DeliverableTypeFile: "FILE",
 		model.DeliverableTypeURL:  "URL",
 		model.DeliverableTypeText: "TEXT",
+	}
+)
+
+func (ec *executionContext) marshalNDiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx context.Context, sel ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Discount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DiscountEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDiscountEdge2ᚖcommerceᚋgraphᚋmodelᚐDiscountEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDiscountEdge2ᚖcommerceᚋgraphᚋmodelᚐDiscountEdge(ctx context.Context, sel ast.SelectionSet, v *model.DiscountEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiscountEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDiscountReadiness2ᚖcommerceᚋgraphᚋmodelᚐDiscountReadiness(ctx context.Context, sel ast.SelectionSet, v *model.DiscountReadiness) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiscountReadiness(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus(ctx context.Context, v any) (model.DiscountStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus(ctx context.Context, sel ast.SelectionSet, v model.DiscountStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus = map[string]model.DiscountStatus{
+		"DISABLED":  model.DiscountStatusDisabled,
+		"EXPIRED":   model.DiscountStatusExpired,
+		"EXHAUSTED": model.DiscountStatusExhausted,
+		"SCHEDULED": model.DiscountStatusScheduled,
+		"ACTIVE":    model.DiscountStatusActive,
+	}
+	marshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus = map[model.DiscountStatus]string{
+		model.DiscountStatusDisabled:  "DISABLED",
+		model.DiscountStatusExpired:   "EXPIRED",
+		model.DiscountStatusExhausted: "EXHAUSTED",
+		model.DiscountStatusScheduled: "SCHEDULED",
+		model.DiscountStatusActive:    "ACTIVE",
+	}
+)
+
+func (ec *executionContext) unmarshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType(ctx context.Context, v any) (model.DiscountType, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType(ctx context.Context, sel ast.SelectionSet, v model.DiscountType) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType = map[string]model.DiscountType{
+		"PERCENTAGE": model.DiscountTypePercentage,
+		"FIXED":      model.DiscountTypeFixed,
+	}
+	marshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType = map[model.DiscountType]string{
+		model.DiscountTypePercentage: "PERCENTAGE",
+		model.DiscountTypeFixed:      "FIXED",
 	}
 )
 
@@ -23494,6 +25562,11 @@ func (ec *executionContext) unmarshalNUpdateAccountInput2commerceᚋgraphᚋmode
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateDiscountInput2commerceᚋgraphᚋmodelᚐUpdateDiscountInput(ctx context.Context, v any) (model.UpdateDiscountInput, error) {
+	res, err := ec.unmarshalInputUpdateDiscountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateListingInput2commerceᚋgraphᚋmodelᚐUpdateListingInput(ctx context.Context, v any) (model.UpdateListingInput, error) {
 	res, err := ec.unmarshalInputUpdateListingInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -23830,6 +25903,10 @@ var (
 		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
 		"PUBLISH_LISTING":       model.ActionCodePublishListing,
 		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
+		"ENABLE_DISCOUNT":       model.ActionCodeEnableDiscount,
+		"EXTEND_DISCOUNT":       model.ActionCodeExtendDiscount,
+		"RAISE_DISCOUNT_LIMIT":  model.ActionCodeRaiseDiscountLimit,
+		"AWAIT_DISCOUNT_START":  model.ActionCodeAwaitDiscountStart,
 	}
 	marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
 		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
@@ -23839,6 +25916,10 @@ var (
 		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
 		model.ActionCodePublishListing:       "PUBLISH_LISTING",
 		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
+		model.ActionCodeEnableDiscount:       "ENABLE_DISCOUNT",
+		model.ActionCodeExtendDiscount:       "EXTEND_DISCOUNT",
+		model.ActionCodeRaiseDiscountLimit:   "RAISE_DISCOUNT_LIMIT",
+		model.ActionCodeAwaitDiscountStart:   "AWAIT_DISCOUNT_START",
 	}
 )
 
@@ -24063,6 +26144,86 @@ func (ec *executionContext) unmarshalODeliverableInput2ᚕᚖcommerceᚋgraphᚋ
 	return res, nil
 }
 
+func (ec *executionContext) marshalODiscount2ᚖcommerceᚋgraphᚋmodelᚐDiscount(ctx context.Context, sel ast.SelectionSet, v *model.Discount) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Discount(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODiscountConnection2ᚖcommerceᚋgraphᚋmodelᚐDiscountConnection(ctx context.Context, sel ast.SelectionSet, v *model.DiscountConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiscountConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus(ctx context.Context, v any) (*model.DiscountStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus(ctx context.Context, sel ast.SelectionSet, v *model.DiscountStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus[*v])
+	return res
+}
+
+var (
+	unmarshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus = map[string]model.DiscountStatus{
+		"DISABLED":  model.DiscountStatusDisabled,
+		"EXPIRED":   model.DiscountStatusExpired,
+		"EXHAUSTED": model.DiscountStatusExhausted,
+		"SCHEDULED": model.DiscountStatusScheduled,
+		"ACTIVE":    model.DiscountStatusActive,
+	}
+	marshalODiscountStatus2ᚖcommerceᚋgraphᚋmodelᚐDiscountStatus = map[model.DiscountStatus]string{
+		model.DiscountStatusDisabled:  "DISABLED",
+		model.DiscountStatusExpired:   "EXPIRED",
+		model.DiscountStatusExhausted: "EXHAUSTED",
+		model.DiscountStatusScheduled: "SCHEDULED",
+		model.DiscountStatusActive:    "ACTIVE",
+	}
+)
+
+func (ec *executionContext) unmarshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType(ctx context.Context, v any) (*model.DiscountType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType(ctx context.Context, sel ast.SelectionSet, v *model.DiscountType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType[*v])
+	return res
+}
+
+var (
+	unmarshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType = map[string]model.DiscountType{
+		"PERCENTAGE": model.DiscountTypePercentage,
+		"FIXED":      model.DiscountTypeFixed,
+	}
+	marshalODiscountType2ᚖcommerceᚋgraphᚋmodelᚐDiscountType = map[model.DiscountType]string{
+		model.DiscountTypePercentage: "PERCENTAGE",
+		model.DiscountTypeFixed:      "FIXED",
+	}
+)
+
 func (ec *executionContext) unmarshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus(ctx context.Context, v any) (*model.DisputeStatus, error) {
 	if v == nil {
 		return nil, nil
@@ -24238,6 +26399,41 @@ func (ec *executionContext) marshalOGraphQLCall2ᚖcommerceᚋgraphᚋmodelᚐGr
 		return graphql.Null
 	}
 	return ec._GraphQLCall(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

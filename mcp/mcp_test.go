@@ -249,6 +249,55 @@ func TestCreateListingThenViewer(t *testing.T) {
 	require.Equal(t, "verbose", e["param"])
 }
 
+// create_discount → viewer's discounts and discount: the tools of the
+// discount operations, generated from the schema, with GraphQL's shapes
+// and REST's refusals.
+func TestCreateDiscountThenList(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	cs := connect(t, env, acc.Key)
+
+	res, out := call(t, cs, "create_discount", map[string]any{"input": map[string]any{"code": "AGENT-10", "type": "PERCENTAGE",
+		"percentOff": 10, "maxRedemptions": 50}})
+	require.False(t, res.IsError, "%v", out)
+	created := out["createDiscount"].(map[string]any)
+	id := created["id"].(string)
+	require.True(t, strings.HasPrefix(id, "dsc_"), id)
+	require.Equal(t, "ACTIVE", created["status"])
+	require.Equal(t, "PERCENTAGE", created["type"])
+	require.EqualValues(t, 10, created["percentOff"])
+	require.Contains(t, created, "readiness")
+
+	res, out = call(t, cs, "viewer", map[string]any{"discounts": map[string]any{"status": "ACTIVE"}})
+	require.False(t, res.IsError, "%v", out)
+	edges := out["viewer"].(map[string]any)["discounts"].(map[string]any)["edges"].([]any)
+	require.Len(t, edges, 1)
+	require.Equal(t, id, edges[0].(map[string]any)["node"].(map[string]any)["id"])
+	res, out = call(t, cs, "viewer", map[string]any{"discounts": map[string]any{"status": "DISABLED"}})
+	require.False(t, res.IsError, "%v", out)
+	require.Empty(t, out["viewer"].(map[string]any)["discounts"].(map[string]any)["edges"])
+
+	res, out = call(t, cs, "discount", map[string]any{"id": id})
+	require.False(t, res.IsError, "%v", out)
+	require.Equal(t, "AGENT-10", out["discount"].(map[string]any)["code"])
+
+	// The same code in another case: REST's refusal, naming the field.
+	res, out = call(t, cs, "create_discount", map[string]any{"input": map[string]any{"code": "agent-10", "type": "FIXED", "amountOff": 100}})
+	e := toolError(t, res, out)
+	require.Equal(t, "validation_error", e["code"])
+	require.Equal(t, "code", e["param"])
+
+	res, out = call(t, cs, "update_discount", map[string]any{"id": id, "input": map[string]any{"status": "DISABLED"}})
+	require.False(t, res.IsError, "%v", out)
+	require.Equal(t, "DISABLED", out["updateDiscount"].(map[string]any)["status"])
+	res, out = call(t, cs, "delete_discount", map[string]any{"id": id})
+	require.False(t, res.IsError, "%v", out)
+	require.Equal(t, true, out["deleteDiscount"])
+	res, out = call(t, cs, "discount", map[string]any{"id": id})
+	require.Equal(t, "not_found", toolError(t, res, out)["code"])
+}
+
 // A read_only key may call queries; a mutation tool refuses it.
 func TestReadOnlyKeyCannotMutate(t *testing.T) {
 	t.Parallel()

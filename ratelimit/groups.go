@@ -30,6 +30,7 @@ var Groups = map[string]Group{
 	"processor_connect":    {Name: "processor_connect", Rules: perMinute(5)},
 	"files":                {Name: "files", Rules: perMinute(60)},
 	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
+	"discounts":            {Name: "discounts", Rules: perMinute(60)},
 	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)}, // per email
 	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},   // per client IP
 	"public":               {Name: "public", Rules: perMinute(300)},      // plans, ping: per IP

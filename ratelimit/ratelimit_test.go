@@ -300,7 +300,7 @@ func TestTableHasContractGroups(t *testing.T) {
 	want := map[string]ratelimit.Rule{
 		"listings": {120, time.Minute}, "orders": {120, time.Minute}, "order_redelivery": {10, time.Hour},
 		"order_redelivery_key": {100, time.Hour}, "events": {120, time.Minute}, "account_update": {10, time.Minute},
-		"processor_connect": {5, time.Minute}, "files": {60, time.Minute}, "webhooks": {60, time.Minute},
+		"processor_connect": {5, time.Minute}, "files": {60, time.Minute}, "webhooks": {60, time.Minute}, "discounts": {60, time.Minute},
 		"bootstrap_email": {5, time.Hour}, "bootstrap_ip": {20, time.Hour}, "public": {300, time.Minute},
 		"default": {120, time.Minute},
 	}

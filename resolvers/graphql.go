@@ -364,6 +364,17 @@ func (x mutationResolver) DeleteWebhook(ctx context.Context, id string) (*bool, 
 	return done(x.Resolver.DeleteWebhook(ctx, id))
 }
 
+// DeleteDiscount is the GraphQL form of DELETE /v1/discounts/{id}.
+func (x mutationResolver) DeleteDiscount(ctx context.Context, id string) (*bool, error) {
+	return done(x.Resolver.DeleteDiscount(ctx, id))
+}
+
+// Discounts is viewer.discounts: the same page as GET /v1/discounts, as a
+// connection.
+func (x accountResolver) Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error) {
+	return x.DiscountsConnection(ctx, first, after, model.DiscountFilter{Status: status, ListingID: listing})
+}
+
 // done is a use case's boolean answer as a nullable GraphQL Boolean.
 func done(ok bool, err error) (*bool, error) {
 	if err != nil {

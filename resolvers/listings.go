@@ -89,21 +89,27 @@ func (v *listingFields) slug(s *string) string {
 	return slugOf(&v.f, *s)
 }
 
-func (v *listingFields) metadata(m map[string]any) map[string]string {
+func (v *listingFields) metadata(m map[string]any) map[string]string { return checkMetadata(&v.f, m) }
+
+// checkMetadata validates a resource's metadata (listings, discounts): at
+// most 20 keys of 1 to 40 characters, string values of at most 500. It
+// adds every failure to f (param metadata, or metadata.KEY) and returns the
+// pairs to store.
+func checkMetadata(f *problem.Fields, m map[string]any) map[string]string {
 	out := map[string]string{}
 	if len(m) > maxMetadata {
-		v.f.Add("metadata", "metadata holds at most 20 keys")
+		f.Add("metadata", "metadata holds at most 20 keys")
 		return out
 	}
 	for k, val := range m {
 		s, ok := val.(string)
 		switch {
 		case k == "" || utf8.RuneCountInString(k) > maxMetadataKey:
-			v.f.Addf("metadata", "metadata keys must be 1 to %d characters", maxMetadataKey)
+			f.Addf("metadata", "metadata keys must be 1 to %d characters", maxMetadataKey)
 		case !ok:
-			v.f.Addf("metadata."+k, "metadata values must be strings")
+			f.Addf("metadata."+k, "metadata values must be strings")
 		case utf8.RuneCountInString(s) > maxMetadataValue:
-			v.f.Addf("metadata."+k, "metadata values must be at most %d characters", maxMetadataValue)
+			f.Addf("metadata."+k, "metadata values must be at most %d characters", maxMetadataValue)
 		default:
 			out[k] = s
 		}

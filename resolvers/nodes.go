@@ -77,6 +77,8 @@ func (r *Resolver) NodeByID(ctx context.Context, id string) (model.Node, error) 
 		n, err = nodeOf(r.fileByToken(ctx, p.AccountID, id))
 	case "rev":
 		n, err = nodeOf(r.reviewByID(ctx, p.AccountID, id))
+	case "dsc":
+		n, err = nodeOf(r.Discount(ctx, id))
 	default:
 		return nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -12,6 +13,7 @@ import (
 	"commerce/db"
 	"commerce/graph"
 	"commerce/graph/model"
+	"commerce/pricing"
 )
 
 // The readiness engine (CONTRACT §7). Every action is described once, in
@@ -24,7 +26,8 @@ import (
 // MCP tool is the field's snake_case name with the field's arguments.
 // Account readiness is the account rows in order; listing readiness is the
 // account's required actions followed by the listing rows; order readiness
-// is the order rows.
+// is the order rows; discount readiness is the discount rows, then the
+// required actions of its listings when none is sellable (discounts.go).
 
 // Action codes.
 const (
@@ -35,6 +38,10 @@ const (
 	ActFulfillOrder         = model.ActionCodeFulfillOrder
 	ActPublishListing       = model.ActionCodePublishListing
 	ActConfigureFulfillment = model.ActionCodeConfigureFulfillment
+	ActEnableDiscount       = model.ActionCodeEnableDiscount
+	ActExtendDiscount       = model.ActionCodeExtendDiscount
+	ActRaiseDiscountLimit   = model.ActionCodeRaiseDiscountLimit
+	ActAwaitDiscountStart   = model.ActionCodeAwaitDiscountStart
 )
 
 const (
@@ -84,12 +91,24 @@ type orderFacts struct {
 	ContentType string
 }
 
+// discountFacts are what discount rows read: the status now (pricing's
+// rule) and what the examples of their calls are made of.
+type discountFacts struct {
+	ID               string
+	Status           string
+	StartsAt         time.Time
+	RedemptionsCount int64
+	// ExampleExpiry is extend_discount's example expires_at (30 days on).
+	ExampleExpiry time.Time
+}
+
 // facts is what one row's condition and call read: the account's always,
 // the listing's or the order's in those scopes.
 type facts struct {
 	accountFacts
-	Listing *listingFacts
-	Order   *orderFacts
+	Listing  *listingFacts
+	Order    *orderFacts
+	Discount *discountFacts
 }
 
 type scope int
@@ -98,6 +117,7 @@ const (
 	scopeAccount scope = iota
 	scopeListing
 	scopeOrder
+	scopeDiscount
 )
 
 // apiCall is an action's call for given facts: the GraphQL arguments named
@@ -315,7 +335,64 @@ var actionTable = slicesConcat(
 		func(f *facts) (string, string, bool) {
 			return f.Order.ID, f.Order.ContentType, f.Order.Status == db.OrderPaid
 		}),
+	discountRows,
 )
+
+// discountRows are what a discount code's status asks for before buyers
+// can use it (pricing.DiscountTerms.Status gives one status, so at most
+// one row applies). Each blocks the code, so each is required.
+var discountRows = []actionSpec{
+	{Code: ActEnableDiscount, Scope: scopeDiscount,
+		When: func(f *facts) (model.ActionPriority, bool) {
+			return required(f.Discount.Status == pricing.DiscountDisabled)
+		},
+		Message: fixed("The discount code is turned off, so buyers who type it are told it is disabled: " +
+			"turn it back on (status active) to let them use it."),
+		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
+		Call: func(f *facts) apiCall {
+			return apiCall{Args: map[string]string{"id": f.Discount.ID}, Params: map[string]any{"status": pricing.DiscountActive}}
+		},
+	},
+	{Code: ActExtendDiscount, Scope: scopeDiscount,
+		When: func(f *facts) (model.ActionPriority, bool) {
+			return required(f.Discount.Status == pricing.DiscountExpired)
+		},
+		Message: fixed("The discount code has expired, so buyers are told so: set a later expires_at to let them use it again. " +
+			"The example runs it 30 more days; a person may choose another end (a future date-time), or null for none."),
+		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
+		Call: func(f *facts) apiCall {
+			return apiCall{Args: map[string]string{"id": f.Discount.ID},
+				Params: map[string]any{"expires_at": f.Discount.ExampleExpiry.UTC().Format(time.RFC3339)}}
+		},
+	},
+	{Code: ActRaiseDiscountLimit, Scope: scopeDiscount,
+		When: func(f *facts) (model.ActionPriority, bool) {
+			return required(f.Discount.Status == pricing.DiscountExhausted)
+		},
+		Message: func(f *facts) string {
+			return fmt.Sprintf("Paid orders used the discount code %d times, its max_redemptions, so buyers are told it is used up: "+
+				"raise the limit to let more use it. The example allows 100 more; a person may choose another limit, or null for none.",
+				f.Discount.RedemptionsCount)
+		},
+		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
+		Call: func(f *facts) apiCall {
+			return apiCall{Args: map[string]string{"id": f.Discount.ID},
+				Params: map[string]any{"max_redemptions": f.Discount.RedemptionsCount + 100}}
+		},
+	},
+	{Code: ActAwaitDiscountStart, Scope: scopeDiscount,
+		When: func(f *facts) (model.ActionPriority, bool) {
+			return required(f.Discount.Status == pricing.DiscountScheduled)
+		},
+		Message: func(f *facts) string {
+			return "The discount code starts working at " + f.Discount.StartsAt.UTC().Format(time.RFC3339) +
+				"; until then buyers are told it is not valid yet. Nothing to do but wait, then read it again " +
+				"(starts_at cannot change: to start at once, create another code)."
+		},
+		Method: model.ResolveMethodGet, Path: "/v1/discounts/{id}", Field: "discount",
+		Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.Discount.ID}} },
+	},
+}
 
 func slicesConcat(parts ...[]actionSpec) []actionSpec {
 	var out []actionSpec
@@ -457,9 +534,10 @@ const (
 )
 
 var readinessSelections = map[string]string{
-	"AccountReadiness": "operational next " + actionSelection + " " + refreshSelection,
-	"ListingReadiness": "sellable next " + actionSelection + " " + refreshSelection,
-	"OrderReadiness":   "next " + actionSelection + " " + refreshSelection,
+	"AccountReadiness":  "operational next " + actionSelection + " " + refreshSelection,
+	"ListingReadiness":  "sellable next " + actionSelection + " " + refreshSelection,
+	"OrderReadiness":    "next " + actionSelection + " " + refreshSelection,
+	"DiscountReadiness": "usable next " + actionSelection + " " + refreshSelection,
 }
 
 // refreshSelections: a refresh reads only the readiness, of the type its
@@ -468,7 +546,7 @@ var refreshSelections = func() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for typ, sel := range readinessSelections {
 		only := "readiness { " + sel + " }"
-		out[typ] = map[string]string{"Account": only, "Listing": only, "Order": only}
+		out[typ] = map[string]string{"Account": only, "Listing": only, "Order": only, "Discount": only}
 	}
 	return out
 }()
@@ -480,6 +558,7 @@ var actionSelections = map[string]string{
 	"Deliverable":         "id type readiness { " + readinessSelections["ListingReadiness"] + " }",
 	"Order":               "id status contentType readiness { " + readinessSelections["OrderReadiness"] + " }",
 	"WebhookEndpoint":     "id status",
+	"Discount":            "id status readiness { " + readinessSelections["DiscountReadiness"] + " }",
 }
 
 // expandPath fills a REST path's {argument} placeholders.
@@ -654,6 +733,9 @@ func ExampleActions() []*model.Action {
 			AwaitingFulfillmentOrderID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", DraftListingID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"},
 		Listing: &listingFacts{ID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.ListingDraft},
 		Order:   &orderFacts{ID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.OrderPaid},
+		Discount: &discountFacts{ID: "dsc_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: pricing.DiscountDisabled,
+			StartsAt: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), RedemptionsCount: 10,
+			ExampleExpiry: time.Date(2026, 12, 31, 23, 59, 59, 0, time.UTC)},
 	}
 	out := make([]*model.Action, 0, len(actionTable))
 	for i := range actionTable {
@@ -662,11 +744,12 @@ func ExampleActions() []*model.Action {
 	return out
 }
 
-// ExampleRefreshes are the refresh objects of the three readiness kinds.
+// ExampleRefreshes are the refresh objects of the four readiness kinds.
 func ExampleRefreshes() []*model.ReadinessRefresh {
 	return []*model.ReadinessRefresh{
 		accountReadiness(nil).Refresh,
 		refreshOf("/v1/listings/{id}", "listing", map[string]string{"id": "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"}, "ListingReadiness"),
 		refreshOf("/v1/orders/{id}", "order", map[string]string{"id": "ord_01jdx0v3k7q8r9s0t1u2v3w4x5"}, "OrderReadiness"),
+		refreshOf("/v1/discounts/{id}", "discount", map[string]string{"id": "dsc_01jdx0v3k7q8r9s0t1u2v3w4x5"}, "DiscountReadiness"),
 	}
 }

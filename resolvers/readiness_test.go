@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2"
@@ -253,7 +254,7 @@ func TestEveryActionHasThreeForms(t *testing.T) {
 	}
 	for _, r := range ExampleRefreshes() {
 		require.Equal(t, model.ResolveMethodGet, r.Method)
-		require.Regexp(t, `^/v1/(account|listings/lst_\w+|orders/ord_\w+)$`, r.Endpoint)
+		require.Regexp(t, `^/v1/(account|listings/lst_\w+|orders/ord_\w+|discounts/dsc_\w+)$`, r.Endpoint)
 		checkOperation(t, schema, r.GraphQL, r.MCP)
 	}
 }
@@ -265,3 +266,88 @@ func TestSnakeCase(t *testing.T) {
 		require.Equal(t, want, SnakeCase(in))
 	}
 }
+
+// A discount's readiness: what its status asks for first, then, while
+// none of its listings sells, their required actions (the account's once);
+// usable only when active with a sellable listing.
+func TestDiscountReadiness(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	seller := func(f accountFacts) *sellerFacts {
+		return &sellerFacts{account: &db.Account{}, facts: f, accountActions: accountActions(f)}
+	}
+	operational := seller(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd",
+		OnboardingURL: "u", HasPublishedListing: true, HasOrderPaidHook: true})
+	blocked := seller(accountFacts{ProcessorStatus: db.ProcessorNotConnected, HasOrderPaidHook: true})
+	published := &db.Listing{ID: "lst_2", Status: db.ListingPublished}
+	draft := &db.Listing{ID: "lst_1", Status: db.ListingDraft}
+	paused := &db.Listing{ID: "lst_3", Status: db.ListingPaused}
+	named := func(ls ...*db.Listing) map[string]*db.Listing {
+		out := map[string]*db.Listing{}
+		for _, l := range ls {
+			out[l.ID] = l
+		}
+		return out
+	}
+	later := now.Add(time.Hour)
+	before := now.Add(-time.Hour)
+	for name, tc := range map[string]struct {
+		d      db.Discount
+		links  discountLinks
+		usable bool
+		want   []string
+	}{
+		"active, every listing, one sells": {db.Discount{}, discountLinks{seller: operational, every: []*db.Listing{published, draft}}, true, []string{}},
+		"active, its listing sells":        {db.Discount{ListingIDs: []string{"lst_2"}}, discountLinks{seller: operational, named: named(published)}, true, []string{}},
+		"active, its listing is a draft": {db.Discount{ListingIDs: []string{"lst_1"}}, discountLinks{seller: operational, named: named(draft, published)},
+			false, []string{"publish_listing/required"}},
+		"active, drafts and paused": {db.Discount{ListingIDs: []string{"lst_1", "lst_3"}}, discountLinks{seller: operational, named: named(draft, paused)},
+			false, []string{"publish_listing/required", "publish_listing/required"}},
+		"the account blocks: its actions once, then the listings'": {db.Discount{ListingIDs: []string{"lst_1", "lst_2"}},
+			discountLinks{seller: blocked, named: named(draft, published)}, false, []string{"connect_stripe/required", "publish_listing/required"}},
+		"no listing at all: create one": {db.Discount{}, discountLinks{seller: seller(accountFacts{ProcessorStatus: db.ProcessorConnected,
+			ChargesEnabled: true, Currency: "usd", OnboardingURL: "u"})}, false, []string{"publish_listing/suggested"}},
+		"disabled":  {db.Discount{Disabled: true}, discountLinks{seller: operational, every: []*db.Listing{published}}, false, []string{"enable_discount/required"}},
+		"expired":   {db.Discount{ExpiresAt: &before}, discountLinks{seller: operational, every: []*db.Listing{published}}, false, []string{"extend_discount/required"}},
+		"scheduled": {db.Discount{StartsAt: &later}, discountLinks{seller: operational, every: []*db.Listing{published}}, false, []string{"await_discount_start/required"}},
+		"exhausted, and nothing sells": {db.Discount{MaxRedemptions: ptr(int64(5)), RedemptionsCount: 5},
+			discountLinks{seller: blocked, every: []*db.Listing{published}}, false, []string{"raise_discount_limit/required", "connect_stripe/required"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := tc.d
+			d.ID = "dsc_1"
+			if tc.links.named == nil {
+				tc.links.named = map[string]*db.Listing{}
+			}
+			r := discountReadiness(&d, termsOf(&d).Status(now), now, &tc.links)
+			require.Equal(t, tc.usable, r.Usable)
+			require.Equal(t, tc.want, codes(r.Actions))
+			require.NotNil(t, r.Actions)
+			if len(tc.want) > 0 {
+				require.Equal(t, r.Actions[0].Code, *r.Next)
+			} else {
+				require.Nil(t, r.Next)
+			}
+			require.Equal(t, "/v1/discounts/dsc_1", r.Refresh.Endpoint)
+		})
+	}
+
+	// The status actions resolve to the discount's own calls.
+	d := db.Discount{ID: "dsc_1", ExpiresAt: &before}
+	r := discountReadiness(&d, termsOf(&d).Status(now), now, &discountLinks{seller: operational, every: []*db.Listing{published}})
+	extend := r.Actions[0].Resolve
+	require.Equal(t, model.ResolveMethodPut, extend.Method)
+	require.Equal(t, "/v1/discounts/dsc_1", *extend.Endpoint)
+	require.Equal(t, map[string]any{"expires_at": "2026-12-31T12:00:00Z"}, extend.Params, "30 days on, in the future")
+	require.Equal(t, map[string]any{"expiresAt": "2026-12-31T12:00:00Z"}, extend.GraphQL.Variables["input"])
+	d = db.Discount{ID: "dsc_1", Disabled: true}
+	r = discountReadiness(&d, termsOf(&d).Status(now), now, &discountLinks{seller: operational, every: []*db.Listing{published}})
+	require.Equal(t, map[string]any{"status": "ACTIVE"}, r.Actions[0].Resolve.GraphQL.Variables["input"])
+	d = db.Discount{ID: "dsc_1", StartsAt: &later}
+	r = discountReadiness(&d, termsOf(&d).Status(now), now, &discountLinks{seller: operational, every: []*db.Listing{published}})
+	require.Equal(t, model.ResolveMethodGet, r.Actions[0].Resolve.Method)
+	require.Equal(t, "discount", r.Actions[0].Resolve.MCP.Tool)
+	require.Contains(t, r.Actions[0].Message, "2026-12-01T13:00:00Z")
+}
+
+func ptr[T any](v T) *T { return &v }

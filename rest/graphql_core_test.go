@@ -169,6 +169,7 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 		"WebhookEndpoint.disabledReason": "WebhookDisabledReason", "WebhookEvent.status": "WebhookDeliveryStatus",
 		"Event.type": "EventType", "File.purpose": "FilePurpose", "Plan.id": "PlanId", "BootstrapSession.status": "BootstrapStatus",
 		"AccountReadiness.next": "ActionCode", "ListingReadiness.next": "ActionCode", "OrderReadiness.next": "ActionCode",
+		"Discount.type": "DiscountType", "Discount.status": "DiscountStatus", "DiscountReadiness.next": "ActionCode",
 	}
 	for path, enum := range enumOf {
 		typ, field, _ := strings.Cut(path, ".")
@@ -190,7 +191,7 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 	for _, p := range s.types["Node"].PossibleTypes {
 		nodes = append(nodes, p.Name)
 	}
-	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review"}, nodes)
+	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount"}, nodes)
 	for _, q := range []string{"node", "nodes"} {
 		fieldOf(t, s.types["Query"], q)
 	}

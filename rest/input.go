@@ -40,6 +40,7 @@ var pathIDPrefixes = map[string]string{
 	"api-keys":     "key",
 	"customers":    "cus",
 	"deliverables": "del",
+	"discounts":    "dsc",
 	"events":       "evt",
 	"listings":     "lst",
 	"orders":       "ord",

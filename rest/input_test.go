@@ -48,6 +48,10 @@ var exampleBodies = map[string]map[string]any{
 		"status":          "paused",
 		"metadata":        map[string]any{"key": "value"},
 		"checkout_schema": []any{map[string]any{"key": "size", "label": "Size", "kind": "select", "options": []any{"S", "M"}}}},
+	"POST /v1/discounts": {"name": "Summer", "code": "SUMMER", "type": "percentage", "starts_at": "2030-01-01T00:00:00Z",
+		"expires_at": "2030-02-01T00:00:00Z", "listing_ids": []any{"lst_x"}, "metadata": map[string]any{"key": "value"}},
+	"PUT /v1/discounts/{id}": {"name": "Summer", "code": "SUMMER", "type": "fixed", "status": "disabled",
+		"expires_at": "2030-02-01T00:00:00Z", "listing_ids": []any{"lst_x"}, "metadata": map[string]any{"key": "value"}},
 	"PUT /v1/listings/{id}/deliverables":  {"deliverables": []any{map[string]any{"type": "text", "value": "hi"}, map[string]any{"type": "file", "token": "file_x"}}},
 	"POST /v1/listings/{id}/deliverables": {"type": "text", "value": "hi", "token": "file_x"},
 }
@@ -89,6 +93,8 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "del"
 			case "accounts":
 				return "acc"
+			case "discounts":
+				return "dsc"
 			}
 		}
 	}

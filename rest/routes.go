@@ -101,6 +101,12 @@ var Routes = []Route{
 	{Method: "POST", Path: "/v1/webhooks/{id}/events/{event_id}/retry", Handler: (*API).retryWebhookEvent, Group: "webhooks", GraphQL: "Mutation.retryWebhookEvent"},
 	{Method: "POST", Path: "/v1/webhooks/{id}/test", Handler: (*API).testWebhook, Group: "webhooks", GraphQL: "Mutation.testWebhook"},
 
+	{Method: "GET", Path: "/v1/discounts", Handler: (*API).listDiscounts, Group: "discounts", GraphQL: "Account.discounts"},
+	{Method: "POST", Path: "/v1/discounts", Handler: (*API).createDiscount, Group: "discounts", GraphQL: "Mutation.createDiscount"},
+	{Method: "GET", Path: "/v1/discounts/{id}", Handler: (*API).getDiscount, Group: "discounts", GraphQL: "Query.discount"},
+	{Method: "PUT", Path: "/v1/discounts/{id}", Handler: (*API).updateDiscount, Group: "discounts", GraphQL: "Mutation.updateDiscount"},
+	{Method: "DELETE", Path: "/v1/discounts/{id}", Handler: (*API).deleteDiscount, Group: "discounts", GraphQL: "Mutation.deleteDiscount"},
+
 	{Method: "GET", Path: "/v1/orders", Handler: (*API).listOrders, Group: "orders", GraphQL: "Account.orders"},
 	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
@@ -140,7 +146,7 @@ type Field struct {
 // GraphQLOnly lists the GraphQL fields that have no REST route.
 var GraphQLOnly = []Field{
 	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
-		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, any other default"},
+		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
@@ -160,6 +166,8 @@ func nodeGroup(args map[string]any) string {
 		return "webhooks"
 	case "evt":
 		return "events"
+	case "dsc":
+		return "discounts"
 	}
 	return "default"
 }

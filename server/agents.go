@@ -41,8 +41,8 @@ func (s *Server) llmsTxt(w http.ResponseWriter, _ *http.Request) {
 const llmsText = `# commerce
 
 > A service for selling digital content (files, links, text, or content the seller delivers
-> through a webhook): listings with product pages and checkout, orders, payouts through a payment
-> processor, outbound webhooks. Every account carries a readiness object that says whether it can
+> through a webhook): listings with product pages and checkout, discount codes, orders, payouts
+> through a payment processor, outbound webhooks. Every account carries a readiness object that says whether it can
 > sell and what to do next, in a form an agent can execute.
 
 The same use cases are offered three ways, authenticated by an API key (Authorization: Bearer svc_…):

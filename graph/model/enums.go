@@ -75,12 +75,17 @@ const (
 	ActionCodeFulfillOrder         ActionCode = "fulfill_order"         // Fulfill a paid order that waits for the seller's system.
 	ActionCodePublishListing       ActionCode = "publish_listing"       // Publish a listing (or create one).
 	ActionCodeConfigureFulfillment ActionCode = "configure_fulfillment" // Give the listing a way to be fulfilled: deliverables or an order.paid webhook.
+	ActionCodeEnableDiscount       ActionCode = "enable_discount"       // Turn a disabled discount code back on.
+	ActionCodeExtendDiscount       ActionCode = "extend_discount"       // Give an expired discount code a later end.
+	ActionCodeRaiseDiscountLimit   ActionCode = "raise_discount_limit"  // Raise the limit of a discount code that paid orders used up.
+	ActionCodeAwaitDiscountStart   ActionCode = "await_discount_start"  // Wait for a scheduled discount code to start, then read it again.
 )
 
 // Valid reports whether v is one of the values of ActionCode.
 func (v ActionCode) Valid() bool {
 	switch v {
-	case ActionCodeConnectStripe, ActionCodeEnableCharges, ActionCodeUpdateBilling, ActionCodeWebhookDisabled, ActionCodeFulfillOrder, ActionCodePublishListing, ActionCodeConfigureFulfillment:
+	case ActionCodeConnectStripe, ActionCodeEnableCharges, ActionCodeUpdateBilling, ActionCodeWebhookDisabled, ActionCodeFulfillOrder, ActionCodePublishListing, ActionCodeConfigureFulfillment,
+		ActionCodeEnableDiscount, ActionCodeExtendDiscount, ActionCodeRaiseDiscountLimit, ActionCodeAwaitDiscountStart:
 		return true
 	}
 	return false
@@ -466,6 +471,45 @@ const (
 func (v BootstrapStatus) Valid() bool {
 	switch v {
 	case BootstrapStatusPending, BootstrapStatusVerified, BootstrapStatusCompleted, BootstrapStatusDead:
+		return true
+	}
+	return false
+}
+
+// DiscountType: how a discount code takes money off.
+type DiscountType string
+
+// The values of DiscountType.
+const (
+	DiscountTypePercentage DiscountType = "percentage" // A percentage of the subtotal (percentOff), rounded half up.
+	DiscountTypeFixed      DiscountType = "fixed"      // A fixed amount (amountOff), never more than the subtotal.
+)
+
+// Valid reports whether v is one of the values of DiscountType.
+func (v DiscountType) Valid() bool {
+	switch v {
+	case DiscountTypePercentage, DiscountTypeFixed:
+		return true
+	}
+	return false
+}
+
+// DiscountStatus: the status of a discount code, computed now (in this precedence).
+type DiscountStatus string
+
+// The values of DiscountStatus.
+const (
+	DiscountStatusDisabled  DiscountStatus = "disabled"  // Turned off by the seller.
+	DiscountStatusExpired   DiscountStatus = "expired"   // Its expiresAt has passed.
+	DiscountStatusExhausted DiscountStatus = "exhausted" // Paid orders reached its maxRedemptions.
+	DiscountStatusScheduled DiscountStatus = "scheduled" // Its startsAt is still ahead.
+	DiscountStatusActive    DiscountStatus = "active"    // Buyers can use it.
+)
+
+// Valid reports whether v is one of the values of DiscountStatus.
+func (v DiscountStatus) Valid() bool {
+	switch v {
+	case DiscountStatusDisabled, DiscountStatusExpired, DiscountStatusExhausted, DiscountStatusScheduled, DiscountStatusActive:
 		return true
 	}
 	return false

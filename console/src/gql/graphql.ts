@@ -6,16 +6,24 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** What a readiness action asks for. */
 export type ActionCode =
+  /** Wait for a scheduled discount code to start, then read it again. */
+  | 'AWAIT_DISCOUNT_START'
   /** Give the listing a way to be fulfilled: deliverables or an order.paid webhook. */
   | 'CONFIGURE_FULFILLMENT'
   /** Connect a payment processor account. */
   | 'CONNECT_STRIPE'
   /** Finish the processor's onboarding so it enables charges. */
   | 'ENABLE_CHARGES'
+  /** Turn a disabled discount code back on. */
+  | 'ENABLE_DISCOUNT'
+  /** Give an expired discount code a later end. */
+  | 'EXTEND_DISCOUNT'
   /** Fulfill a paid order that waits for the seller's system. */
   | 'FULFILL_ORDER'
   /** Publish a listing (or create one). */
   | 'PUBLISH_LISTING'
+  /** Raise the limit of a discount code that paid orders used up. */
+  | 'RAISE_DISCOUNT_LIMIT'
   /** Pay for the plan: a renewal failed. */
   | 'UPDATE_BILLING'
   /** Re-enable a webhook endpoint that was disabled after consecutive failures. */

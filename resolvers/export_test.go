@@ -1,0 +1,12 @@
+package resolvers
+
+// The checkout's discount helpers, for the tests of package resolvers_test
+// (the next step of issue 21 calls them from checkout).
+var (
+	ReserveDiscount = reserveDiscount
+	ConfirmDiscount = confirmDiscount
+	ReleaseDiscount = releaseDiscount
+)
+
+// LookupDiscountForCheckout is lookupDiscountForCheckout.
+var LookupDiscountForCheckout = (*Resolver).lookupDiscountForCheckout
