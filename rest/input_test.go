@@ -50,6 +50,8 @@ var exampleBodies = map[string]map[string]any{
 		"checkout_schema": []any{map[string]any{"key": "size", "label": "Size", "kind": "select", "options": []any{"S", "M"}}}},
 	"PUT /v1/listings/{id}/deliverables":  {"deliverables": []any{map[string]any{"type": "text", "value": "hi"}, map[string]any{"type": "file", "token": "file_x"}}},
 	"POST /v1/listings/{id}/deliverables": {"type": "text", "value": "hi", "token": "file_x"},
+	"POST /v1/checkouts": {"listing_id": "lst_x", "buyer_email": "buyer@example.com", "discount_code": "SAVE10",
+		"checkout_data": map[string]any{"size": "M", "ship": map[string]any{"line1": "1 Main St", "city": "Springfield"}}},
 }
 
 // routesWithoutJSONBody are the routes of the table that read no JSON body.
