@@ -340,7 +340,7 @@ var generatedTools = []toolSpec{
 		Name:        "refund_order",
 		Field:       "refundOrder",
 		Mutation:    true,
-		Description: "Refunds a paid or fulfilled order through the processor; the order turns REFUNDED when the processor confirms.",
+		Description: "Refunds a paid or fulfilled order through the processor; the order turns REFUNDED when the processor confirms. A free order has no payment to refund (missing_payment_intent).",
 		Args:        []string{"id"},
 		InputSchema: "{\"additionalProperties\":false,\"properties\":{\"id\":{\"description\":\"The order id (ord_…).\",\"type\":\"string\"}},\"required\":[\"id\"],\"type\":\"object\"}",
 		Document:    "mutation refundOrder($id: ID!) { refundOrder(id: $id) { object id listingId listingSlug customerId buyerEmail subtotal discount { id code amount } amount currency platformFee netAmount contentType status paymentStatus paymentIntentId checkoutData listingSnapshot sellerSnapshot handedOffAt deliverables { object id type value file { name size contentType } createdAt readiness { sellable actions { code kind priority message resolve { method endpoint url params inputs { name description example } graphql { query variables } mcp { tool arguments } } } next refresh { method endpoint graphql { query variables } mcp { tool arguments } } } } hasDeliverables disputeStatus refundAmount refundedAt createdAt paidAt fulfilledAt fulfillmentNote canceledAt updatedAt readiness { actions { code kind priority message resolve { method endpoint url params inputs { name description example } graphql { query variables } mcp { tool arguments } } } next refresh { method endpoint graphql { query variables } mcp { tool arguments } } } } }",

@@ -213,10 +213,11 @@ func (r *Resolver) applyDiscountCode(_ context.Context, _ *saleListing, _ string
 // addressParts are the parts of an address answer, in the form's order.
 var addressParts = []string{"line1", "line2", "city", "postal_code", "state", "country"}
 
-// Lengths of checkout answers.
+// Lengths of checkout answers, and how many unknown keys a refusal names.
 const (
 	maxCheckoutText    = 500
 	maxCheckoutAddress = 200
+	maxUnknownKeys     = 10
 )
 
 // checkoutData checks the answers to a listing's checkout fields (CONTRACT
@@ -226,8 +227,16 @@ const (
 // characters; street, city and country when the field is required); a
 // required field answered, and no key the schema lacks. Each refusal goes
 // to f at checkout_data.<key> (an address part's at
-// checkout_data.<key>.<part>).
+// checkout_data.<key>.<part>); unknown keys are named up to
+// maxUnknownKeys, and the rest counted, so that a body of many keys does
+// not make a refusal as large.
 func checkoutData(schema []db.CheckoutField, in map[string]any, f *problem.Fields) map[string]any {
+	unknown := 0
+	refuseUnknown := func(param, detail string) {
+		if unknown++; unknown <= maxUnknownKeys {
+			f.Add(param, detail)
+		}
+	}
 	out := map[string]any{}
 	known := make(map[string]bool, len(schema))
 	for _, fld := range schema {
@@ -246,7 +255,7 @@ func checkoutData(schema []db.CheckoutField, in map[string]any, f *problem.Field
 					pv, ok := obj[k].(string)
 					switch {
 					case !slices.Contains(addressParts, k):
-						f.Add(param+"."+k, "An address has line1, line2, city, postal_code, state and country.")
+						refuseUnknown(param+"."+k, "An address has line1, line2, city, postal_code, state and country.")
 					case !ok && obj[k] != nil:
 						f.Add(param+"."+k, "An address part is text.")
 					case utf8.RuneCountInString(strings.TrimSpace(pv)) > maxCheckoutAddress:
@@ -290,8 +299,11 @@ func checkoutData(schema []db.CheckoutField, in map[string]any, f *problem.Field
 	}
 	for _, k := range sortedKeys(in) {
 		if !known[k] {
-			f.Add("checkout_data."+k, fmt.Sprintf("The listing's checkout has no field %q.", k))
+			refuseUnknown("checkout_data."+k, fmt.Sprintf("The listing's checkout has no field %q.", k))
 		}
+	}
+	if unknown > maxUnknownKeys {
+		f.Add("checkout_data", fmt.Sprintf("%d more keys the listing's checkout does not have.", unknown-maxUnknownKeys))
 	}
 	return out
 }

@@ -160,6 +160,16 @@ func TestCheckoutAPIValidation(t *testing.T) {
 		params = append(params, e.(map[string]any)["param"].(string))
 	}
 	require.ElementsMatch(t, []string{"buyer_email", "checkout_data.size", "checkout_data.ship"}, params)
+	// Unknown keys are named up to 10, the rest counted.
+	many := map[string]any{"size": "S", "ship": ship}
+	for i := range 25 {
+		many[fmt.Sprintf("extra%02d", i)] = "x"
+	}
+	p = requireProblem(t, env, createCheckout(env, acc.Key, map[string]any{"listing_id": id, "checkout_data": many}), 422, "validation_error")
+	require.Equal(t, "checkout_data.extra00", p["param"])
+	errs := p["errors"].([]any)
+	require.Len(t, errs, 11)
+	require.Equal(t, map[string]any{"param": "checkout_data", "detail": "15 more keys the listing's checkout does not have."}, errs[10])
 	// The price itself as amount is no change.
 	r := createCheckout(env, acc.Key, map[string]any{"listing_id": id, "amount": 900, "checkout_data": map[string]any{"size": "S", "ship": ship}})
 	require.Equal(t, 201, r.Status, "%s", r.Body)

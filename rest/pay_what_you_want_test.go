@@ -170,6 +170,7 @@ func TestPayWhatYouWantProductPage(t *testing.T) {
 		slug := l["slug"].(string)
 
 		page := string(env.Get("/p/"+slug, "").Body)
+		require.Contains(t, page, tc.belowDetail+" or more", "the price is the minimum")
 		require.Contains(t, page, `<label for="amount">`+tc.label+`</label>`, tc.currency)
 		require.Contains(t, page, `name="amount"`)
 		require.Contains(t, page, `placeholder="`+tc.placeholder+`"`)
