@@ -35,11 +35,17 @@ type CheckoutField struct {
 type Listing struct {
 	bun.BaseModel `bun:"table:listings"`
 
-	ID                string            `bun:"id,pk"`
-	AccountID         string            `bun:"account_id"`
-	Title             string            `bun:"title"`
-	Description       *string           `bun:"description"`
-	Price             int64             `bun:"price"`
+	ID          string  `bun:"id,pk"`
+	AccountID   string  `bun:"account_id"`
+	Title       string  `bun:"title"`
+	Description *string `bun:"description"`
+	Price       int64   `bun:"price"`
+	// Pricing is pricing.Fixed or pricing.PayWhatYouWant; for pay what you
+	// want, Price is the minimum and SuggestedPrice (optional) and
+	// MaximumPrice bound the buyer's amount (both nil on a fixed listing).
+	Pricing           string            `bun:"pricing"`
+	SuggestedPrice    *int64            `bun:"suggested_price"`
+	MaximumPrice      *int64            `bun:"maximum_price"`
 	Slug              string            `bun:"slug"`
 	Status            string            `bun:"status"`
 	CoverKey          *string           `bun:"cover_key"`

@@ -158,6 +158,18 @@ type ComplexityRoot struct {
 		URL         func(childComplexity int) int
 	}
 
+	Checkout struct {
+		Amount    func(childComplexity int) int
+		Currency  func(childComplexity int) int
+		Discount  func(childComplexity int) int
+		ExpiresAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Object    func(childComplexity int) int
+		OrderID   func(childComplexity int) int
+		Subtotal  func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
 	CheckoutField struct {
 		Key      func(childComplexity int) int
 		Kind     func(childComplexity int) int
@@ -324,14 +336,17 @@ type ComplexityRoot struct {
 		ExternalDelivery func(childComplexity int) int
 		Fulfillment      func(childComplexity int) int
 		ID               func(childComplexity int) int
+		MaximumPrice     func(childComplexity int) int
 		Metadata         func(childComplexity int) int
 		Object           func(childComplexity int) int
 		Price            func(childComplexity int) int
+		Pricing          func(childComplexity int) int
 		PublishedAt      func(childComplexity int) int
 		Readiness        func(childComplexity int) int
 		Reviews          func(childComplexity int) int
 		Slug             func(childComplexity int) int
 		Status           func(childComplexity int) int
+		SuggestedPrice   func(childComplexity int) int
 		Title            func(childComplexity int) int
 		URL              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
@@ -368,6 +383,7 @@ type ComplexityRoot struct {
 		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor      func(childComplexity int) int
 		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateCheckout        func(childComplexity int, input model.CreateCheckoutInput) int
 		CreateDiscount        func(childComplexity int, input model.CreateDiscountInput) int
 		CreateListing         func(childComplexity int, input model.CreateListingInput) int
 		CreateWebhook         func(childComplexity int, input model.CreateWebhookInput) int
@@ -672,6 +688,7 @@ type MutationResolver interface {
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
 	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
+	CreateCheckout(ctx context.Context, input model.CreateCheckoutInput) (*model.Checkout, error)
 	SignIn(ctx context.Context, input model.SignInInput) (*model.ConsoleSession, error)
 	SignOut(ctx context.Context) (*bool, error)
 	CreateDiscount(ctx context.Context, input model.CreateDiscountInput) (*model.Discount, error)
@@ -1254,6 +1271,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.BootstrappedStore.URL(childComplexity), true
+
+	case "Checkout.amount":
+		if e.ComplexityRoot.Checkout.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Amount(childComplexity), true
+	case "Checkout.currency":
+		if e.ComplexityRoot.Checkout.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Currency(childComplexity), true
+	case "Checkout.discount":
+		if e.ComplexityRoot.Checkout.Discount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Discount(childComplexity), true
+	case "Checkout.expiresAt":
+		if e.ComplexityRoot.Checkout.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ExpiresAt(childComplexity), true
+	case "Checkout.id":
+		if e.ComplexityRoot.Checkout.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.ID(childComplexity), true
+	case "Checkout.object":
+		if e.ComplexityRoot.Checkout.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Object(childComplexity), true
+	case "Checkout.orderId":
+		if e.ComplexityRoot.Checkout.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.OrderID(childComplexity), true
+	case "Checkout.subtotal":
+		if e.ComplexityRoot.Checkout.Subtotal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.Subtotal(childComplexity), true
+	case "Checkout.url":
+		if e.ComplexityRoot.Checkout.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Checkout.URL(childComplexity), true
 
 	case "CheckoutField.key":
 		if e.ComplexityRoot.CheckoutField.Key == nil {
@@ -1944,6 +2016,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.ID(childComplexity), true
+	case "Listing.maximumPrice":
+		if e.ComplexityRoot.Listing.MaximumPrice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.MaximumPrice(childComplexity), true
 	case "Listing.metadata":
 		if e.ComplexityRoot.Listing.Metadata == nil {
 			break
@@ -1962,6 +2040,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.Price(childComplexity), true
+	case "Listing.pricing":
+		if e.ComplexityRoot.Listing.Pricing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.Pricing(childComplexity), true
 	case "Listing.publishedAt":
 		if e.ComplexityRoot.Listing.PublishedAt == nil {
 			break
@@ -1992,6 +2076,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.Status(childComplexity), true
+	case "Listing.suggestedPrice":
+		if e.ComplexityRoot.Listing.SuggestedPrice == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.SuggestedPrice(childComplexity), true
 	case "Listing.title":
 		if e.ComplexityRoot.Listing.Title == nil {
 			break
@@ -2143,6 +2233,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+	case "Mutation.createCheckout":
+		if e.ComplexityRoot.Mutation.CreateCheckout == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCheckout_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCheckout(childComplexity, args["input"].(model.CreateCheckoutInput)), true
 	case "Mutation.createDiscount":
 		if e.ComplexityRoot.Mutation.CreateDiscount == nil {
 			break
@@ -3443,6 +3544,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputChangePlanInput,
 		ec.unmarshalInputCheckoutFieldInput,
 		ec.unmarshalInputCreateApiKeyInput,
+		ec.unmarshalInputCreateCheckoutInput,
 		ec.unmarshalInputCreateDiscountInput,
 		ec.unmarshalInputCreateListingInput,
 		ec.unmarshalInputCreateWebhookInput,
@@ -3545,7 +3647,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3560,6 +3662,7 @@ var sources = []*ast.Source{
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
+	{Name: "schema/checkouts.graphqls", Input: sourceData("schema/checkouts.graphqls"), BuiltIn: false},
 	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
 	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
@@ -3802,6 +3905,30 @@ func (ec *executionContext) childFields_BootstrappedStore(ctx context.Context, f
 		return ec.fieldContext_BootstrappedStore_apiKey(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type BootstrappedStore", field.Name)
+}
+
+func (ec *executionContext) childFields_Checkout(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Checkout_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Checkout_id(ctx, field)
+	case "orderId":
+		return ec.fieldContext_Checkout_orderId(ctx, field)
+	case "url":
+		return ec.fieldContext_Checkout_url(ctx, field)
+	case "subtotal":
+		return ec.fieldContext_Checkout_subtotal(ctx, field)
+	case "discount":
+		return ec.fieldContext_Checkout_discount(ctx, field)
+	case "amount":
+		return ec.fieldContext_Checkout_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Checkout_currency(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Checkout_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Checkout", field.Name)
 }
 
 func (ec *executionContext) childFields_CheckoutField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4122,6 +4249,12 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_description(ctx, field)
 	case "price":
 		return ec.fieldContext_Listing_price(ctx, field)
+	case "pricing":
+		return ec.fieldContext_Listing_pricing(ctx, field)
+	case "suggestedPrice":
+		return ec.fieldContext_Listing_suggestedPrice(ctx, field)
+	case "maximumPrice":
+		return ec.fieldContext_Listing_maximumPrice(ctx, field)
 	case "currency":
 		return ec.fieldContext_Listing_currency(ctx, field)
 	case "slug":
@@ -5116,6 +5249,20 @@ func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
 			return ec.unmarshalNCreateApiKeyInput2commerceᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCheckout_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateCheckoutInput, error) {
+			return ec.unmarshalNCreateCheckoutInput2commerceᚋgraphᚋmodelᚐCreateCheckoutInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7829,6 +7976,222 @@ func (ec *executionContext) fieldContext_BootstrappedStore_apiKey(_ context.Cont
 	return graphql.NewScalarFieldContext("BootstrappedStore", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Checkout_object(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_id(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_orderId(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_orderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_orderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_url(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_subtotal(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_subtotal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subtotal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_subtotal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_discount(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_discount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Discount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderDiscount) graphql.Marshaler {
+			return ec.marshalOOrderDiscount2ᚖcommerceᚋgraphᚋmodelᚐOrderDiscount(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_discount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Checkout",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderDiscount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Checkout_amount(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_currency(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Checkout_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Checkout_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Checkout_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Checkout", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _CheckoutField_key(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10356,6 +10719,75 @@ func (ec *executionContext) fieldContext_Listing_price(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Listing_pricing(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_pricing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pricing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ListingPricing) graphql.Marshaler {
+			return ec.marshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_pricing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type ListingPricing does not have child fields"))
+}
+
+func (ec *executionContext) _Listing_suggestedPrice(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_suggestedPrice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SuggestedPrice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_suggestedPrice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Listing_maximumPrice(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_maximumPrice(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaximumPrice, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_maximumPrice(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Listing_currency(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11627,6 +12059,50 @@ func (ec *executionContext) fieldContext_Mutation_changePlan(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_changePlan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCheckout(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCheckout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCheckout(ctx, fc.Args["input"].(model.CreateCheckoutInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Checkout) graphql.Marshaler {
+			return ec.marshalOCheckout2ᚖcommerceᚋgraphᚋmodelᚐCheckout(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCheckout(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Checkout(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCheckout_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -17895,6 +18371,64 @@ func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context,
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateCheckoutInput(ctx context.Context, obj any) (model.CreateCheckoutInput, error) {
+	var it model.CreateCheckoutInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"listingId", "buyerEmail", "amount", "discountCode", "checkoutData"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "listingId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("listingId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ListingID = data
+		case "buyerEmail":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("buyerEmail"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BuyerEmail = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "discountCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discountCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountCode = data
+		case "checkoutData":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("checkoutData"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CheckoutData = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateDiscountInput(ctx context.Context, obj any) (model.CreateDiscountInput, error) {
 	var it model.CreateDiscountInput
 	if obj == nil {
@@ -18013,7 +18547,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -18034,6 +18568,27 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 				return it, err
 			}
 			it.Price = data
+		case "pricing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pricing"))
+			data, err := ec.unmarshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pricing = data
+		case "suggestedPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("suggestedPrice"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuggestedPrice = data
+		case "maximumPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maximumPrice"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaximumPrice = data
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -18447,7 +19002,7 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "status"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "status"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -18468,6 +19023,27 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 				return it, err
 			}
 			it.Price = data
+		case "pricing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pricing"))
+			data, err := ec.unmarshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pricing = data
+		case "suggestedPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("suggestedPrice"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SuggestedPrice = graphql.OmittableOf(data)
+		case "maximumPrice":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("maximumPrice"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MaximumPrice = graphql.OmittableOf(data)
 		case "description":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -19745,6 +20321,84 @@ func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var checkoutImplementors = []string{"Checkout"}
+
+func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet, obj *model.Checkout) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Checkout")
+		case "object":
+			out.Values[i] = ec._Checkout_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._Checkout_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderId":
+			out.Values[i] = ec._Checkout_orderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._Checkout_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "subtotal":
+			out.Values[i] = ec._Checkout_subtotal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discount":
+			out.Values[i] = ec._Checkout_discount(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amount":
+			out.Values[i] = ec._Checkout_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Checkout_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Checkout_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var checkoutFieldImplementors = []string{"CheckoutField"}
 
 func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.SelectionSet, obj *model.CheckoutField) graphql.Marshaler {
@@ -20904,6 +21558,21 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "pricing":
+			out.Values[i] = ec._Listing_pricing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "suggestedPrice":
+			out.Values[i] = ec._Listing_suggestedPrice(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "maximumPrice":
+			out.Values[i] = ec._Listing_maximumPrice(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "currency":
 			out.Values[i] = ec._Listing_currency(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -21411,6 +22080,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "changePlan":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changePlan(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createCheckout":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCheckout(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -24476,6 +25152,11 @@ func (ec *executionContext) unmarshalNCreateApiKeyInput2commerceᚋgraphᚋmodel
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateCheckoutInput2commerceᚋgraphᚋmodelᚐCreateCheckoutInput(ctx context.Context, v any) (model.CreateCheckoutInput, error) {
+	res, err := ec.unmarshalInputCreateCheckoutInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateDiscountInput2commerceᚋgraphᚋmodelᚐCreateDiscountInput(ctx context.Context, v any) (model.CreateDiscountInput, error) {
 	res, err := ec.unmarshalInputCreateDiscountInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -25035,6 +25716,34 @@ func (ec *executionContext) marshalNListingEdge2ᚖcommerceᚋgraphᚋmodelᚐLi
 	}
 	return ec._ListingEdge(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing(ctx context.Context, v any) (model.ListingPricing, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing(ctx context.Context, sel ast.SelectionSet, v model.ListingPricing) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing = map[string]model.ListingPricing{
+		"FIXED":             model.ListingPricingFixed,
+		"PAY_WHAT_YOU_WANT": model.ListingPricingPayWhatYouWant,
+	}
+	marshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing = map[model.ListingPricing]string{
+		model.ListingPricingFixed:          "FIXED",
+		model.ListingPricingPayWhatYouWant: "PAY_WHAT_YOU_WANT",
+	}
+)
 
 func (ec *executionContext) marshalNListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx context.Context, sel ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
 	if v == nil {
@@ -26029,6 +26738,13 @@ func (ec *executionContext) marshalOBootstrappedStore2ᚖcommerceᚋgraphᚋmode
 	return ec._BootstrappedStore(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCheckout2ᚖcommerceᚋgraphᚋmodelᚐCheckout(ctx context.Context, sel ast.SelectionSet, v *model.Checkout) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Checkout(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCheckoutFieldInput2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldInputᚄ(ctx context.Context, v any) ([]*model.CheckoutFieldInput, error) {
 	if v == nil {
 		return nil, nil
@@ -26503,6 +27219,36 @@ func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmode
 	}
 	return ec._ListingConnection(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing(ctx context.Context, v any) (*model.ListingPricing, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing(ctx context.Context, sel ast.SelectionSet, v *model.ListingPricing) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing[*v])
+	return res
+}
+
+var (
+	unmarshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing = map[string]model.ListingPricing{
+		"FIXED":             model.ListingPricingFixed,
+		"PAY_WHAT_YOU_WANT": model.ListingPricingPayWhatYouWant,
+	}
+	marshalOListingPricing2ᚖcommerceᚋgraphᚋmodelᚐListingPricing = map[model.ListingPricing]string{
+		model.ListingPricingFixed:          "FIXED",
+		model.ListingPricingPayWhatYouWant: "PAY_WHAT_YOU_WANT",
+	}
+)
 
 func (ec *executionContext) marshalOListingReadiness2ᚖcommerceᚋgraphᚋmodelᚐListingReadiness(ctx context.Context, sel ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
 	if v == nil {

@@ -56,6 +56,12 @@ func (s *Site) product(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolvers.ProductPage, err error, errs map[string]string, values url.Values) {
+	s.renderProductStatus(w, r, p, err, errs, values, http.StatusUnprocessableEntity)
+}
+
+// renderProductStatus renders the product page; with form errors it
+// answers errStatus (422, or 429 for too many free orders).
+func (s *Site) renderProductStatus(w http.ResponseWriter, r *http.Request, p *resolvers.ProductPage, err error, errs map[string]string, values url.Values, errStatus int) {
 	status := http.StatusOK
 	switch {
 	case errors.Is(err, resolvers.ErrGone):
@@ -70,7 +76,7 @@ func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolver
 		return
 	}
 	if len(errs) > 0 {
-		status = http.StatusUnprocessableEntity
+		status = errStatus
 	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
@@ -117,8 +123,11 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(out.Errors) > 0 {
+		if out.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
+		}
 		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
-		s.renderProduct(w, r, p, perr, out.Errors, out.Values)
+		s.renderProductStatus(w, r, p, perr, out.Errors, out.Values, out.Status)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -238,7 +247,19 @@ func (s *Site) sandboxCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
 		return
 	}
-	to, err := s.Resolver.CompleteSandboxCheckout(r.Context(), chi.URLParam(r, "session_id"), r.PostForm.Get("outcome"))
+	sid := chi.URLParam(r, "session_id")
+	to, err := s.Resolver.CompleteSandboxCheckout(r.Context(), sid, r.PostForm.Get("outcome"), r.PostForm.Get("email"))
+	if p := problem.From(err); p != nil && p.Code == problem.ValidationError && p.Param == "email" {
+		// The checkout's email field again, with its error.
+		page, perr := s.Resolver.SandboxCheckoutPage(r.Context(), sid)
+		if perr != nil {
+			s.fail(w, r, perr)
+			return
+		}
+		page.EmailError = p.Detail
+		s.render(w, r, http.StatusUnprocessableEntity, "sandbox_checkout.html", page)
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -65,6 +65,10 @@ type Payment struct {
 	Amount int64
 	// Currency is lowercase ISO 4217.
 	Currency string
+	// BuyerEmail is the email the processor's checkout collected
+	// (PaymentSucceeded), "" when the event does not say. An order started
+	// without the buyer's email takes it (the checkout API).
+	BuyerEmail string
 }
 
 // Dispute states (order dispute_status).

@@ -33,6 +33,7 @@ var Groups = map[string]Group{
 	"discounts":            {Name: "discounts", Rules: perMinute(60)},
 	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)}, // per email
 	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},   // per client IP
+	"free_orders":          {Name: "free_orders", Rules: perHour(5)},     // per email and listing (CONTRACT §19)
 	"public":               {Name: "public", Rules: perMinute(300)},      // plans, ping: per IP
 	"default":              {Name: "default", Rules: perMinute(120)},
 }

@@ -24,7 +24,6 @@ import (
 const (
 	maxTitle          = 200
 	maxDescription    = 5000
-	maxPrice          = 99_999_999
 	maxDeliverables   = 3
 	maxCheckoutFields = 10
 	maxUTM            = 100
@@ -39,6 +38,10 @@ const (
 
 var checkoutKeyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
 
+// reservedFormFields are the product page form's own fields (CONTRACT §10,
+// §19), which no checkout field may be named.
+var reservedFormFields = map[string]bool{"email": true, "amount": true, "discount_code": true}
+
 // listing fields validated once for create and update.
 type listingFields struct {
 	f problem.Fields
@@ -52,10 +55,30 @@ func (v *listingFields) title(s string) string {
 	return t
 }
 
-func (v *listingFields) price(p int64) {
-	if p < 1 || p > maxPrice {
-		v.f.Add("price", "price must be a positive integer in the smallest currency unit, at most 99999999")
+// prices adds the refusals of a listing's price settings to v: their
+// rules among themselves (pricing.CheckListing); the currency's minimum
+// charge is checked where the account's currency is read.
+func (v *listingFields) prices(lp pricing.ListingPrice) {
+	if p := problem.From(pricing.CheckListing(lp, "")); p != nil {
+		for _, e := range p.Errors {
+			v.f.Add(e.Param, e.Detail)
+		}
 	}
+}
+
+// listingPrice is a listing's price settings as the pricing rules take them.
+func listingPrice(l *db.Listing) pricing.ListingPrice {
+	return pricing.ListingPrice{Pricing: l.Pricing, Price: l.Price, Suggested: l.SuggestedPrice, Maximum: l.MaximumPrice}
+}
+
+// withDefaultMaximum gives a pay-what-you-want listing without a maximum
+// price the default one, pricing.MaxAmount (CONTRACT §19), as it is stored.
+func withDefaultMaximum(lp pricing.ListingPrice) pricing.ListingPrice {
+	if lp.PayWhatYouWant() && lp.Maximum == nil {
+		top := int64(pricing.MaxAmount)
+		lp.Maximum = &top
+	}
+	return lp
 }
 
 func (v *listingFields) description(s *string) {
@@ -132,8 +155,8 @@ func (v *listingFields) checkoutSchema(in []*model.CheckoutFieldInput) []db.Chec
 		}
 		if !checkoutKeyPattern.MatchString(c.Key) {
 			v.f.Add(p+".key", "key must match ^[a-z][a-z0-9_]{0,39}$")
-		} else if seen[c.Key] || c.Key == "email" {
-			v.f.Add(p+".key", "keys must be unique and not email (the form has it)")
+		} else if seen[c.Key] || reservedFormFields[c.Key] {
+			v.f.Add(p+".key", "keys must be unique and not email, amount or discount_code (the form has them)")
 		}
 		seen[c.Key] = true
 		label := strings.TrimSpace(c.Label)
@@ -266,7 +289,12 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 	}
 	var v listingFields
 	title := v.title(in.Title)
-	v.price(in.Price)
+	lp := pricing.ListingPrice{Pricing: pricing.Fixed, Price: in.Price, Suggested: in.SuggestedPrice, Maximum: in.MaximumPrice}
+	if in.Pricing != nil {
+		lp.Pricing = string(*in.Pricing)
+	}
+	v.prices(lp)
+	lp = withDefaultMaximum(lp)
 	v.description(in.Description)
 	slug := v.slug(in.Slug)
 	v.coverBlur(in.CoverBlur)
@@ -284,7 +312,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		return nil, err
 	}
 	l := &db.Listing{ID: db.NewID("lst"), AccountID: p.AccountID, Title: title, Description: in.Description,
-		Price: in.Price, Status: db.ListingDraft, CoverBlur: deref((*string)(in.CoverBlur), "auto"),
+		Price: lp.Price, Pricing: lp.Pricing, SuggestedPrice: lp.Suggested, MaximumPrice: lp.Maximum, Status: db.ListingDraft, CoverBlur: deref((*string)(in.CoverBlur), "auto"),
 		ExternalDelivery: deref((*string)(in.ExternalDelivery), "webhook"), CheckoutSchema: schema,
 		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
 		DeliverablesCount: len(ds)}
@@ -315,7 +343,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 			p.AccountID).Scan(&cur); err != nil {
 			return err
 		}
-		return pricing.CheckPrice(l.Price, deref(cur, ""))
+		return pricing.CheckListing(lp, deref(cur, ""))
 	})
 	if err != nil {
 		return nil, err
@@ -459,6 +487,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 	url := r.BaseURL + "/p/" + l.Slug
 	m := &model.Listing{
 		Object: "listing", ID: l.ID, AccountID: l.AccountID, Title: l.Title, Description: l.Description, Price: l.Price,
+		Pricing: model.ListingPricing(l.Pricing), SuggestedPrice: l.SuggestedPrice, MaximumPrice: l.MaximumPrice,
 		Currency: f.account.Currency, Slug: l.Slug, Status: model.ListingStatus(l.Status), URL: url, CheckoutURL: url,
 		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
@@ -483,7 +512,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 }
 
 func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSummary {
-	return &model.ListingSummary{Object: "listing", ID: l.ID, Title: l.Title, Price: l.Price, Currency: currency,
+	return &model.ListingSummary{Object: "listing", ID: l.ID, Title: l.Title, Price: l.Price, Pricing: model.ListingPricing(l.Pricing), Currency: currency,
 		Slug: l.Slug, Status: model.ListingStatus(l.Status), URL: r.BaseURL + "/p/" + l.Slug, Fulfillment: model.Fulfillment(fulfillmentOf(l)),
 		CreatedAt: l.CreatedAt.UTC(), PublishedAt: utc(l.PublishedAt)}
 }
@@ -504,10 +533,10 @@ LIMIT $4`
 // out: decoding them is most of a page's cost.
 var (
 	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery,
-		"l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at")
+		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at")
 	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
-		`l.id, l.title, l.price, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at,
-       l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
+		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at,
+       l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
        l.utm_campaign, l.metadata, l.updated_at`)
 )
 
@@ -546,9 +575,9 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 	var currency *string
 	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
 		l := &db.Listing{AccountID: p.AccountID}
-		dest := []any{&l.ID, &l.Title, &l.Price, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt}
+		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt}
 		if full {
-			dest = append(dest, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
+			dest = append(dest, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
 				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
 		}
 		return l, row.Scan(append(dest, &currency)...)
@@ -628,9 +657,9 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	if in.Title != nil {
 		title = v.title(*in.Title)
 	}
-	if in.Price != nil {
-		v.price(*in.Price)
-	}
+	// The price settings are checked as they will be (the stored ones
+	// with the given ones) once the listing is read.
+	pricesSet := in.Price != nil || in.Pricing != nil || in.SuggestedPrice.IsSet() || in.MaximumPrice.IsSet()
 	desc, descSet := in.Description.ValueOK()
 	v.description(desc)
 	slug := v.slug(in.Slug)
@@ -654,7 +683,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	if err := v.f.Err(); err != nil {
 		return nil, err
 	}
-	onlyStatus := in.Title == nil && in.Price == nil && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
+	onlyStatus := in.Title == nil && !pricesSet && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
 		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
 		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
@@ -682,15 +711,17 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 		if in.Title != nil {
 			q = q.Set("title = ?", title)
 		}
-		if in.Price != nil {
+		if pricesSet {
 			var cur *string
 			if err := tx.NewSelect().Table("accounts").Column("currency").Where("id = ?", p.AccountID).Scan(ctx, &cur); err != nil {
 				return fmt.Errorf("read the account's currency: %w", err)
 			}
-			if err := pricing.CheckPrice(*in.Price, deref(cur, "")); err != nil {
+			lp := updatedPrice(listingPrice(l), in)
+			if err := pricing.CheckListing(lp, deref(cur, "")); err != nil {
 				return err
 			}
-			q = q.Set("price = ?", *in.Price)
+			q = q.Set("price = ?", lp.Price).Set("pricing = ?", lp.Pricing).
+				Set("suggested_price = ?", lp.Suggested).Set("maximum_price = ?", lp.Maximum)
 		}
 		if descSet {
 			q = q.Set("description = ?", desc)
@@ -749,6 +780,29 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	return r.Listing(ctx, id)
 }
 
+// updatedPrice is a listing's price settings after an update: the given
+// fields over the stored ones. Changing to fixed drops the bounds (unless
+// given, which is refused); a pay-what-you-want maximum removed (null) or
+// never set is the default.
+func updatedPrice(lp pricing.ListingPrice, in model.UpdateListingInput) pricing.ListingPrice {
+	if in.Price != nil {
+		lp.Price = *in.Price
+	}
+	if in.Pricing != nil {
+		lp.Pricing = string(*in.Pricing)
+		if lp.Pricing == pricing.Fixed {
+			lp.Suggested, lp.Maximum = nil, nil
+		}
+	}
+	if v, ok := in.SuggestedPrice.ValueOK(); ok {
+		lp.Suggested = v
+	}
+	if v, ok := in.MaximumPrice.ValueOK(); ok {
+		lp.Maximum = v
+	}
+	return withDefaultMaximum(lp)
+}
+
 // DeleteListing deletes a listing irreversibly: its product page answers 410,
 // its stored content (cover and files) is removed once the deletion commits;
 // orders are untouched. Errors: authentication_error, permission_denied, not_found.
@@ -803,7 +857,8 @@ func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listin
 			return notInDraft(l)
 		}
 		blocking := requiredOnly(facts.accountActions)
-		if len(blocking) > 0 || l.Title == "" || l.Price < 1 {
+		// A price of 0 is only a pay-what-you-want minimum (CONTRACT §19).
+		if len(blocking) > 0 || l.Title == "" || (l.Price < 1 && l.Pricing != pricing.PayWhatYouWant) {
 			pr := problem.New(problem.PublishFailed, "The listing cannot be published yet: see actions.").
 				With("actions", blocking).With("next", nil)
 			if len(blocking) > 0 {
@@ -813,7 +868,7 @@ func (r *Resolver) PublishListing(ctx context.Context, id string) (*model.Listin
 		}
 		// A price set before the account had a currency meets its minimum
 		// charge now (validation_error param price).
-		if err := pricing.CheckPrice(l.Price, deref(facts.account.Currency, "")); err != nil {
+		if err := pricing.CheckListing(listingPrice(l), deref(facts.account.Currency, "")); err != nil {
 			return err
 		}
 		now := r.Now()

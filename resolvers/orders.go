@@ -172,7 +172,8 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 // markPaid: pending → paid (order.paid). The listing's content decides the
 // rest: static orders get the listing's deliverables and become fulfilled in
 // the same step (access grant, buyer email, order.fulfilled); webhook orders
-// are handed off; the seller is alerted of external orders.
+// are handed off; the seller is alerted of external orders. A processor's
+// payment event and the free path (freeOrder) both pay orders here.
 func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
 	// A failed order may still be paid: Checkout lets the buyer try another
 	// card after a decline (payment_intent.payment_failed). Anything else
@@ -190,6 +191,14 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	}
 	o.PlatformFee = pricing.PlatformFee(o.Amount, plan)
 	o.NetAmount = o.Amount - o.PlatformFee
+	if o.BuyerEmail == "" && pay.BuyerEmail != "" {
+		// A checkout started without the buyer's email (the checkout API):
+		// the processor's checkout asked the buyer for it.
+		o.BuyerEmail = pay.BuyerEmail
+		if e, err := NormalizeEmail(pay.BuyerEmail); err == nil {
+			o.BuyerEmail = e
+		}
+	}
 	if pay.PaymentIntentID != "" {
 		o.PaymentIntentID = &pay.PaymentIntentID
 	}
@@ -238,7 +247,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	if err := addStats(ctx, tx, o, o.Amount, &month); err != nil {
 		return err
 	}
-	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id",
+	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id", "buyer_email",
 		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount").Set("updated_at = now()").Exec(ctx)
 	return err
 }

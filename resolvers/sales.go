@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/riverqueue/river"
 
@@ -24,6 +24,7 @@ import (
 	"commerce/problem"
 	"commerce/processor"
 	"commerce/processor/sandbox"
+	"commerce/ratelimit"
 	"commerce/storage"
 )
 
@@ -36,21 +37,30 @@ var ErrGone = errors.New("gone")
 
 // ProductPage is what the product page shows.
 type ProductPage struct {
-	ListingID       string
-	Title           string
-	Description     string
-	Slug            string
-	PriceText       string
-	Currency        string // uppercase
-	CoverURL        string
-	CoverBlur       bool
-	StoreName       string
-	StoreURL        string
-	Fields          []db.CheckoutField
-	GAMeasurementID string
-	UTMSource       string
-	UTMMedium       string
-	UTMCampaign     string
+	ListingID   string
+	Title       string
+	Description string
+	Slug        string
+	// PriceText is the price as the page shows it: "$29.00", or for pay
+	// what you want "$5.00 or more", "Free, or pay what you want".
+	PriceText string
+	// BuyText is the form's button.
+	BuyText  string
+	Currency string // uppercase
+	// PayWhatYouWant: the form has an amount field (AmountLabel, with the
+	// suggested price in major units as AmountPlaceholder).
+	PayWhatYouWant    bool
+	AmountLabel       string
+	AmountPlaceholder string
+	CoverURL          string
+	CoverBlur         bool
+	StoreName         string
+	StoreURL          string
+	Fields            []db.CheckoutField
+	GAMeasurementID   string
+	UTMSource         string
+	UTMMedium         string
+	UTMCampaign       string
 	// Available: published, and the seller can take payments.
 	Available bool
 	// Reviews are the shown reviews: count, average, the latest 10.
@@ -90,6 +100,26 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 	return &s, nil
 }
 
+// listingPriceText is a listing's price as buyer pages show it: the
+// price, or for pay what you want its minimum "or more" ("Free, or pay
+// what you want" from 0).
+func listingPriceText(l *db.Listing, cur string) string {
+	switch {
+	case l.Pricing != pricing.PayWhatYouWant:
+		return currency.Format(l.Price, cur)
+	case l.Price == 0:
+		return "Free, or pay what you want"
+	}
+	return currency.Format(l.Price, cur) + " or more"
+}
+
+func deref64(v *int64, def int64) int64 {
+	if v == nil {
+		return def
+	}
+	return *v
+}
+
 // sellable: published, and the seller's account has no required readiness
 // action — the same rule as the listing's readiness.sellable, from the same
 // table, so the product page and readiness never disagree (CONTRACT §7).
@@ -110,10 +140,16 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 		cur = *s.acc.Currency
 	}
 	p := &ProductPage{ListingID: s.l.ID, Title: s.l.Title, Description: deref(s.l.Description, ""), Slug: s.l.Slug,
-		PriceText: currency.Format(s.l.Price, cur), Currency: strings.ToUpper(cur), StoreName: deref(s.acc.DisplayName, "commerce"),
+		PriceText: listingPriceText(&s.l, cur), Currency: strings.ToUpper(cur), StoreName: deref(s.acc.DisplayName, "commerce"),
 		Fields: s.l.CheckoutSchema, GAMeasurementID: deref(s.acc.GAMeasurementID, ""),
 		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
 		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && r.sellable(s)}
+	p.BuyText = "Buy for " + p.PriceText
+	if s.l.Pricing == pricing.PayWhatYouWant {
+		p.PayWhatYouWant, p.BuyText = true, "Buy"
+		p.AmountLabel = "Name a fair price (minimum " + currency.Format(s.l.Price, cur) + ")"
+		p.AmountPlaceholder = majorUnits(deref64(s.l.SuggestedPrice, s.l.Price), cur)
+	}
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
@@ -138,128 +174,111 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 }
 
 // CheckoutOutcome is the result of a checkout form post: where to send the
-// buyer, or the form's errors by field name.
+// buyer, or the form's errors by field name with the status to answer
+// them with.
 type CheckoutOutcome struct {
 	RedirectURL string
 	Errors      map[string]string
 	Values      url.Values
+	// Status is the page's status with Errors: 422, or 429 when the buyer
+	// had too many free orders (RetryAfter seconds).
+	Status     int
+	RetryAfter int
 }
 
-// StartCheckout validates a product page's form, creates the pending order
-// with its listing and seller snapshots, and the processor's checkout.
-// Errors: not_found, ErrGone; form errors come back in the outcome.
+// StartCheckout takes a product page's form post: it maps the form onto
+// the checkout (checkout) — email, amount in major units as typed (pay
+// what you want), discount_code, one field per checkout field key (an
+// address as {key}.line1 …) — and the checkout's refusals back onto the
+// form's fields. Errors: not_found, ErrGone; refusals come back in the
+// outcome.
 func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url.Values) (*CheckoutOutcome, error) {
 	s, err := r.saleListingBySlug(ctx, slugValue)
 	if err != nil {
 		return nil, err
 	}
-	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form}
-	if !r.sellable(s) {
-		out.Errors["form"] = "This product cannot be bought right now."
-		return out, nil
-	}
-	email, eerr := NormalizeEmail(form.Get("email"))
-	if eerr != nil {
-		out.Errors["email"] = "Enter the email address the download link should go to."
-	}
-	data := map[string]any{}
-	for _, f := range s.l.CheckoutSchema {
-		v := strings.TrimSpace(form.Get(f.Key))
-		switch f.Kind {
-		case "address":
-			parts := map[string]any{}
-			for _, part := range []string{"line1", "line2", "city", "postal_code", "state", "country"} {
-				pv := strings.TrimSpace(form.Get(f.Key + "." + part))
-				if utf8.RuneCountInString(pv) > 200 {
-					out.Errors[f.Key+"."+part] = "At most 200 characters."
-				}
-				if pv != "" {
-					parts[part] = pv
-				}
-			}
-			if f.Required && (parts["line1"] == nil || parts["city"] == nil || parts["country"] == nil) {
-				out.Errors[f.Key] = f.Label + ": street, city and country are required."
-			}
-			if len(parts) > 0 {
-				data[f.Key] = parts
-			}
-			continue
-		case "select":
-			if v != "" && !contains(f.Options, v) {
-				out.Errors[f.Key] = f.Label + ": choose one of the options."
-			}
-		case "date":
-			if v != "" {
-				if _, err := time.Parse("2006-01-02", v); err != nil {
-					out.Errors[f.Key] = f.Label + ": a date such as 2026-12-31."
-				}
-			}
-		default:
-			if utf8.RuneCountInString(v) > 500 {
-				out.Errors[f.Key] = f.Label + ": at most 500 characters."
-			}
-		}
-		if v == "" && f.Required {
-			out.Errors[f.Key] = f.Label + " is required."
-		}
-		if v != "" {
-			data[f.Key] = v
+	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form, Status: http.StatusUnprocessableEntity}
+	in := checkoutInput{sale: s, email: form.Get("email"), emailRequired: true, discountCode: form.Get("discount_code"),
+		data: formCheckoutData(s.l.CheckoutSchema, form)}
+	if s.l.Pricing == pricing.PayWhatYouWant {
+		amount, err := pricing.ParseMajor(form.Get("amount"), deref(s.acc.Currency, ""))
+		if p := problem.From(err); p != nil {
+			out.Errors["amount"] = p.Detail
+		} else {
+			in.amount = &amount
 		}
 	}
-	// The order's money, from the one price pipeline (CONTRACT §19).
-	quote, qerr := r.quote(s)
-	if p := problem.From(qerr); p != nil && p.Code == problem.ValidationError {
-		field := p.Param
-		if field != "amount" && field != "discount_code" {
-			field = "form"
+	res, err := r.checkout(ctx, in)
+	p := problem.From(err)
+	switch {
+	case err == nil:
+		out.RedirectURL = res.url
+	case p != nil && p.Code == problem.ValidationError:
+		for _, e := range p.Errors {
+			field, detail := formField(e.Param), e.Detail
+			if field == "form" {
+				detail = "This product cannot be bought right now."
+			}
+			if _, taken := out.Errors[field]; !taken {
+				out.Errors[field] = detail
+			}
 		}
-		out.Errors[field] = p.Detail
-	} else if qerr != nil {
-		return nil, qerr
-	}
-	if len(out.Errors) > 0 {
-		return out, nil
-	}
-	if quote.Amount == 0 {
-		// The free path (no processor checkout) comes with pay what you
-		// want and discount codes; a listing's own price is never 0.
-		out.Errors["form"] = "This product cannot be bought right now."
-		return out, nil
-	}
-	testKey, err := r.testKeyOf(s.acc.ProcessorTestKey)
-	if err != nil {
+	case p != nil && p.Code == problem.RateLimited:
+		retry, _ := p.Ext["retry_after"].(int)
+		out.Status, out.RetryAfter = http.StatusTooManyRequests, max(retry, 1)
+		out.Errors["form"] = fmt.Sprintf("You have had %s of this product with this email address in the last hour. "+
+			"Try again in about %d minutes, or name a price above 0.", freeOrdersText(), (out.RetryAfter+59)/60)
+	default:
 		return nil, err
 	}
-	expiresAt, cancelAt := r.checkoutExpiry()
-	// The processor's checkout first, then the order with its session and
-	// the moment the expiry sweep cancels it if unpaid, in one statement:
-	// the buyer is sent to the checkout only once the order is stored, and
-	// a checkout whose order could not be stored is never shown to anyone
-	// (it expires at the processor).
-	o := newPendingOrder(s, email, data, testKey != "", quote)
-	o.CheckoutExpiresAt = &cancelAt
-	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
-		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
-		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug + "?checkout=canceled",
-		ExpiresAt: expiresAt, APIKey: testKey})
-	if err != nil {
-		return nil, fmt.Errorf("create checkout: %w", err)
-	}
-	o.CheckoutSessionID = &cs.ID
-	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("create order: %w", err)
-	}
-	out.RedirectURL = cs.URL
 	return out, nil
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
+// freeOrdersText names the free-order limit: "5 free orders".
+func freeOrdersText() string {
+	if g, ok := ratelimit.Lookup(freeOrdersGroup); ok && len(g.Rules) > 0 {
+		return fmt.Sprintf("%d free orders", g.Rules[0].Limit)
+	}
+	return "several free orders"
+}
+
+// formCheckoutData reads the answers to the checkout fields from a form:
+// a field per key, an address as {key}.line1 … {key}.country.
+func formCheckoutData(schema []db.CheckoutField, form url.Values) map[string]any {
+	data := map[string]any{}
+	for _, f := range schema {
+		if f.Kind != "address" {
+			if v := form.Get(f.Key); v != "" {
+				data[f.Key] = v
+			}
+			continue
+		}
+		parts := map[string]any{}
+		for _, part := range addressParts {
+			if v := form.Get(f.Key + "." + part); v != "" {
+				parts[part] = v
+			}
+		}
+		if len(parts) > 0 {
+			data[f.Key] = parts
 		}
 	}
-	return false
+	return data
+}
+
+// formField is the product page's name for a checkout param: email for
+// buyer_email, {key} (or {key}.{part}) for checkout_data.{key}, amount and
+// discount_code as they are, anything else the form as a whole.
+func formField(param string) string {
+	switch {
+	case param == "buyer_email":
+		return "email"
+	case param == "amount", param == "discount_code":
+		return param
+	case strings.HasPrefix(param, "checkout_data."):
+		return strings.TrimPrefix(param, "checkout_data.")
+	}
+	return "form"
 }
 
 func (r *Resolver) thankYouURL(o *db.Order) string {
@@ -304,19 +323,13 @@ func (r *Resolver) checkoutExpiry() (expiresAt, cancelAt time.Time) {
 	return now.Add(life), now.Add(life + stripeExpiryGrace)
 }
 
-// quote prices a purchase of s through the pipeline: the listing's price
-// in the seller's currency, with the fee of the seller's plan. Errors:
-// validation_error (amount: below the currency's minimum charge).
-func (r *Resolver) quote(s *saleListing) (*pricing.Quote, error) {
-	return pricing.Price(pricing.Request{Currency: deref(s.acc.Currency, ""), Plan: s.acc.Plan, Price: s.l.Price})
-}
-
 // newPendingOrder is the order a checkout of s by email creates (not yet
 // stored), with the listing and seller as they are now and the money the
 // pipeline computed.
 func newPendingOrder(s *saleListing, email string, data map[string]any, testMode bool, q *pricing.Quote) *db.Order {
 	listingSnap, _ := json.Marshal(map[string]any{"id": s.l.ID, "title": s.l.Title, "description": s.l.Description,
-		"price": s.l.Price, "currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
+		"price": s.l.Price, "pricing": s.l.Pricing, "suggested_price": s.l.SuggestedPrice, "maximum_price": s.l.MaximumPrice,
+		"currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
 		"deliverables_count": s.l.DeliverablesCount})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
@@ -560,6 +573,11 @@ type SandboxCheckout struct {
 	PriceText string
 	Email     string
 	Status    string
+	// NeedsEmail: the checkout was started without the buyer's email (the
+	// checkout API), so the page asks for it, as Stripe Checkout does.
+	NeedsEmail bool
+	// EmailError is the refusal of the email given, "" for none.
+	EmailError string
 }
 
 func (r *Resolver) sandboxOrder(ctx context.Context, sessionID string) (*db.Order, error) {
@@ -585,13 +603,16 @@ func (r *Resolver) SandboxCheckoutPage(ctx context.Context, sessionID string) (*
 	}
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	return &SandboxCheckout{SessionID: sessionID, Title: snap.Title, PriceText: currency.Format(o.Amount, o.Currency),
-		Email: o.BuyerEmail, Status: o.Status}, nil
+		Email: o.BuyerEmail, Status: o.Status, NeedsEmail: o.BuyerEmail == ""}, nil
 }
 
 // CompleteSandboxCheckout plays a checkout outcome through the processor
 // event path: paid → the thank-you page; failed or canceled → the product
-// page. Errors: not_found, validation_error (outcome).
-func (r *Resolver) CompleteSandboxCheckout(ctx context.Context, sessionID, outcome string) (string, error) {
+// page. A checkout started without the buyer's email takes it here (email),
+// as Stripe Checkout asks for it, and the payment event brings it. Errors:
+// not_found, validation_error (outcome; email, when the checkout needs
+// one).
+func (r *Resolver) CompleteSandboxCheckout(ctx context.Context, sessionID, outcome, email string) (string, error) {
 	o, err := r.sandboxOrder(ctx, sessionID)
 	if err != nil {
 		return "", err
@@ -600,6 +621,13 @@ func (r *Resolver) CompleteSandboxCheckout(ctx context.Context, sessionID, outco
 	switch outcome {
 	case "paid":
 		ev = sandbox.PaymentSucceeded(o.ID, o.Amount, strings.ToLower(o.Currency))
+		if o.BuyerEmail == "" {
+			e, err := NormalizeEmail(email)
+			if err != nil {
+				return "", problem.Validation("email", "Enter the email address the download link should go to.")
+			}
+			ev.Payment.BuyerEmail = e
+		}
 	case "failed":
 		ev = sandbox.PaymentFailed(o.ID)
 	case "canceled":

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gosimple/slug"
 
-	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/problem"
@@ -211,7 +210,7 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 	}
 	ps.Listings = make([]StoreListing, len(rows))
 	for i, l := range rows {
-		ps.Listings[i] = StoreListing{Title: l.Title, PriceText: currency.Format(l.Price, deref(cur, "")),
+		ps.Listings[i] = StoreListing{Title: l.Title, PriceText: listingPriceText(&l, deref(cur, "")),
 			URL: r.BaseURL + "/p/" + l.Slug}
 		if l.CoverKey != nil {
 			ps.Listings[i].CoverURL = r.MediaURL(*l.CoverKey)

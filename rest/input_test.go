@@ -54,6 +54,8 @@ var exampleBodies = map[string]map[string]any{
 		"expires_at": "2030-02-01T00:00:00Z", "listing_ids": []any{"lst_x"}, "metadata": map[string]any{"key": "value"}},
 	"PUT /v1/listings/{id}/deliverables":  {"deliverables": []any{map[string]any{"type": "text", "value": "hi"}, map[string]any{"type": "file", "token": "file_x"}}},
 	"POST /v1/listings/{id}/deliverables": {"type": "text", "value": "hi", "token": "file_x"},
+	"POST /v1/checkouts": {"listing_id": "lst_x", "buyer_email": "buyer@example.com", "discount_code": "SAVE10",
+		"checkout_data": map[string]any{"size": "M", "ship": map[string]any{"line1": "1 Main St", "city": "Springfield"}}},
 }
 
 // routesWithoutJSONBody are the routes of the table that read no JSON body.

@@ -112,6 +112,9 @@ var Routes = []Route{
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
 	{Method: "POST", Path: "/v1/orders/{id}/refund", Handler: (*API).refundOrder, Group: "orders", GraphQL: "Mutation.refundOrder"},
 
+	{Method: "POST", Path: "/v1/checkouts", Handler: (*API).createCheckout, Group: "default", GraphQL: "Mutation.createCheckout",
+		Note: "the resolver adds its limit on free orders: 5 an hour per email and listing"},
+
 	{Method: "GET", Path: "/v1/listings", Handler: (*API).listListings, Group: "listings", GraphQL: "Account.listings"},
 	{Method: "POST", Path: "/v1/listings", Handler: (*API).createListing, Group: "listings", GraphQL: "Mutation.createListing"},
 	{Method: "GET", Path: "/v1/listings/{id}", Handler: (*API).getListing, Group: "listings", GraphQL: "Query.listing"},

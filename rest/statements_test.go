@@ -118,3 +118,36 @@ func TestPaymentStatementBudget(t *testing.T) {
 	require.Equal(t, 8, deliveries, "order.paid and order.fulfilled to two endpoints, twice")
 	require.Equal(t, int64(paymentStatements), n, "statements of a payment")
 }
+
+// The statement budget of a free order (CONTRACT §19's free path): the
+// product page's form post of an amount of 0 on a pay-what-you-want
+// listing reads the listing with its seller, then in one transaction
+// stores the order and pays it through the payment's own step (the
+// seller's plan, the customer, the deliverables, the access grant, the
+// buyer's email, order.paid and order.fulfilled with their deliveries, the
+// stats, the order) in freeOrderStatements, BEGIN and COMMIT included: the
+// payment's statements with the order's INSERT in place of the processor
+// event and the order's lock.
+func TestFreeOrderStatementBudget(t *testing.T) {
+	t.Parallel()
+	const freeOrderStatements = 12
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	for range 2 {
+		r := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": "https://93.184.216.34/h"})
+		require.Equal(t, 201, r.Status, "%s", r.Body)
+	}
+	l := payWhatYouWantListing(t, env, acc.Key, 0, nil)
+	status, body, _ := postCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("warm")}, "amount": {"0"}})
+	require.Equal(t, 303, status, body)
+	time.Sleep(50 * time.Millisecond)
+	before := env.Server.DB.Queries()
+	status, body, _ = postCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}, "amount": {"0"}})
+	require.Equal(t, 303, status, body)
+	require.Equal(t, int64(freeOrderStatements), env.Server.DB.Queries()-before, "statements of a free order")
+	var deliveries int
+	require.NoError(t, env.Server.DB.Pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM webhook_deliveries WHERE account_id = $1`, acc.ID).Scan(&deliveries))
+	require.Equal(t, 8, deliveries, "order.paid and order.fulfilled to two endpoints, twice")
+}

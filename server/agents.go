@@ -76,6 +76,15 @@ over REST or GraphQL first.)
 3. Re-read readiness through readiness.refresh, and repeat until operational is true and
    next is null.
 
+## Selling to a buyer
+
+A custom storefront or a buyer's agent starts a checkout of one of the account's published listings
+with POST {base}/v1/checkouts {"listing_id", "buyer_email"?, "amount"?, "checkout_data"?} (GraphQL
+createCheckout, MCP create_checkout): the url where the buyer pays (the processor's checkout) and
+the pending order, through the product page's checks. amount is the buyer's amount on a
+pay-what-you-want listing; an amount of 0 is a free order, paid at once (the url is its thank-you
+page). Without buyer_email the processor's checkout asks the buyer for it.
+
 ## Conventions
 
 - Errors are RFC 9457 problem documents (REST), extensions.code (GraphQL) or tool results with

@@ -222,6 +222,24 @@ func (v Fulfillment) Valid() bool {
 	return false
 }
 
+// ListingPricing: how a listing is priced.
+type ListingPricing string
+
+// The values of ListingPricing.
+const (
+	ListingPricingFixed          ListingPricing = "fixed"             // The listing's price is what a buyer pays.
+	ListingPricingPayWhatYouWant ListingPricing = "pay_what_you_want" // The buyer names the amount: at least the listing's price (its minimum; 0 allows free orders), at most its maximum price.
+)
+
+// Valid reports whether v is one of the values of ListingPricing.
+func (v ListingPricing) Valid() bool {
+	switch v {
+	case ListingPricingFixed, ListingPricingPayWhatYouWant:
+		return true
+	}
+	return false
+}
+
 // ExternalDelivery: how an external listing's orders get their content.
 type ExternalDelivery string
 

@@ -14,6 +14,9 @@ type Listing struct {
 	Title            string            `json:"title"`
 	Description      *string           `json:"description"`
 	Price            int64             `json:"price"`
+	Pricing          ListingPricing    `json:"pricing"`
+	SuggestedPrice   *int64            `json:"suggested_price"`
+	MaximumPrice     *int64            `json:"maximum_price"`
 	Currency         *string           `json:"currency"`
 	Slug             string            `json:"slug"`
 	Status           ListingStatus     `json:"status"`
@@ -38,17 +41,18 @@ type Listing struct {
 
 // ListingSummary is a listing in a list.
 type ListingSummary struct {
-	Object      string        `json:"object"`
-	ID          string        `json:"id"`
-	Title       string        `json:"title"`
-	Price       int64         `json:"price"`
-	Currency    *string       `json:"currency"`
-	Slug        string        `json:"slug"`
-	Status      ListingStatus `json:"status"`
-	URL         string        `json:"url"`
-	Fulfillment Fulfillment   `json:"fulfillment"`
-	CreatedAt   time.Time     `json:"created_at"`
-	PublishedAt *time.Time    `json:"published_at"`
+	Object      string         `json:"object"`
+	ID          string         `json:"id"`
+	Title       string         `json:"title"`
+	Price       int64          `json:"price"`
+	Pricing     ListingPricing `json:"pricing"`
+	Currency    *string        `json:"currency"`
+	Slug        string         `json:"slug"`
+	Status      ListingStatus  `json:"status"`
+	URL         string         `json:"url"`
+	Fulfillment Fulfillment    `json:"fulfillment"`
+	CreatedAt   time.Time      `json:"created_at"`
+	PublishedAt *time.Time     `json:"published_at"`
 }
 
 // ListingList is a page of listing summaries, newest first.
@@ -158,6 +162,9 @@ type CheckoutFieldInput struct {
 type CreateListingInput struct {
 	Title            string                `json:"title"`
 	Price            int64                 `json:"price"`
+	Pricing          *ListingPricing       `json:"pricing"`
+	SuggestedPrice   *int64                `json:"suggested_price"`
+	MaximumPrice     *int64                `json:"maximum_price"`
 	Description      *string               `json:"description"`
 	Slug             *string               `json:"slug"`
 	Cover            *string               `json:"cover"`
@@ -176,6 +183,9 @@ type CreateListingInput struct {
 type UpdateListingInput struct {
 	Title            *string                                  `json:"title"`
 	Price            *int64                                   `json:"price"`
+	Pricing          *ListingPricing                          `json:"pricing"`
+	SuggestedPrice   graphql.Omittable[*int64]                `json:"suggested_price"`
+	MaximumPrice     graphql.Omittable[*int64]                `json:"maximum_price"`
 	Description      graphql.Omittable[*string]               `json:"description"`
 	Slug             *string                                  `json:"slug"`
 	Cover            graphql.Omittable[*string]               `json:"cover"`

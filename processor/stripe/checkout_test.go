@@ -265,8 +265,12 @@ func dispute(status string, paymentIntent any) map[string]any {
 func TestParseWebhookPayments(t *testing.T) {
 	p, _ := newProcessor(t)
 	const evtID = "evt_1PgbmXB7WZ01zgkW3mJ7QmFq"
-	paid := &processor.Payment{OrderID: "ord_meta", SessionID: "cs_test_a1b2c3", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur"}
+	paid := &processor.Payment{OrderID: "ord_meta", SessionID: "cs_test_a1b2c3", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur",
+		BuyerEmail: "buyer@example.com"}
 	with := func(obj map[string]any, k string, v any) map[string]any { obj[k] = v; return obj }
+	// A checkout started without the buyer's email: Checkout asked for it.
+	typed := with(with(session("paid", "pi_3PgbmX"), "customer_email", nil), "customer_details",
+		map[string]any{"email": "typed@example.com", "name": "Typed"})
 	noMetadata := with(session("paid", "pi_3PgbmX"), "metadata", map[string]any{})
 	noOrder := with(with(session("paid", nil), "metadata", nil), "client_reference_id", nil)
 
@@ -281,11 +285,12 @@ func TestParseWebhookPayments(t *testing.T) {
 		"completed, expanded intent":      {"checkout.session.completed", session("paid", paymentIntent(nil)), processor.PaymentSucceeded, paid, nil},
 		"completed no payment required":   {"checkout.session.completed", session("no_payment_required", "pi_3PgbmX"), processor.PaymentSucceeded, paid, nil},
 		"completed unpaid":                {"checkout.session.completed", session("unpaid", "pi_3PgbmX"), processor.Ignored, nil, nil},
-		"completed, client reference id":  {"checkout.session.completed", noMetadata, processor.PaymentSucceeded, &processor.Payment{OrderID: "ord_ref", SessionID: "cs_test_a1b2c3", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur"}, nil},
-		"completed, no order":             {"checkout.session.completed", noOrder, processor.PaymentSucceeded, &processor.Payment{SessionID: "cs_test_a1b2c3", Amount: 2500, Currency: "eur"}, nil},
+		"completed, client reference id":  {"checkout.session.completed", noMetadata, processor.PaymentSucceeded, &processor.Payment{OrderID: "ord_ref", SessionID: "cs_test_a1b2c3", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur", BuyerEmail: "buyer@example.com"}, nil},
+		"completed, no order":             {"checkout.session.completed", noOrder, processor.PaymentSucceeded, &processor.Payment{SessionID: "cs_test_a1b2c3", Amount: 2500, Currency: "eur", BuyerEmail: "buyer@example.com"}, nil},
+		"completed, email typed":          {"checkout.session.completed", typed, processor.PaymentSucceeded, &processor.Payment{OrderID: "ord_meta", SessionID: "cs_test_a1b2c3", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur", BuyerEmail: "typed@example.com"}, nil},
 		"async succeeded":                 {"checkout.session.async_payment_succeeded", session("paid", "pi_3PgbmX"), processor.PaymentSucceeded, paid, nil},
 		"async failed":                    {"checkout.session.async_payment_failed", session("unpaid", "pi_3PgbmX"), processor.PaymentFailed, paid, nil},
-		"expired":                         {"checkout.session.expired", with(session("unpaid", nil), "status", "expired"), processor.CheckoutExpired, &processor.Payment{OrderID: "ord_meta", SessionID: "cs_test_a1b2c3", Amount: 2500, Currency: "eur"}, nil},
+		"expired":                         {"checkout.session.expired", with(session("unpaid", nil), "status", "expired"), processor.CheckoutExpired, &processor.Payment{OrderID: "ord_meta", SessionID: "cs_test_a1b2c3", Amount: 2500, Currency: "eur", BuyerEmail: "buyer@example.com"}, nil},
 		"payment intent failed":           {"payment_intent.payment_failed", paymentIntent(map[string]any{"order_id": "ord_meta"}), processor.PaymentFailed, &processor.Payment{OrderID: "ord_meta", PaymentIntentID: "pi_3PgbmX"}, nil},
 		"payment intent failed, no order": {"payment_intent.payment_failed", paymentIntent(nil), processor.PaymentFailed, &processor.Payment{PaymentIntentID: "pi_3PgbmX"}, nil},
 		"charge refunded":                 {"charge.refunded", charge(map[string]any{"order_id": "ord_meta"}, "pi_3PgbmX"), processor.RefundConfirmed, &processor.Payment{OrderID: "ord_meta", PaymentIntentID: "pi_3PgbmX", Amount: 2500, Currency: "eur"}, nil},

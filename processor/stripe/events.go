@@ -22,7 +22,8 @@ import (
 //     checkout.session.async_payment_failed → PaymentFailed,
 //     checkout.session.expired → CheckoutExpired; all four with Payment
 //     {OrderID: metadata.order_id, else client_reference_id; SessionID;
-//     PaymentIntentID; Amount: amount_total; Currency}.
+//     PaymentIntentID; Amount: amount_total; Currency; BuyerEmail:
+//     customer_details.email, else customer_email}.
 //   - payment_intent.payment_failed → PaymentFailed with Payment{OrderID:
 //     metadata.order_id, PaymentIntentID}.
 //   - charge.refunded → RefundConfirmed with Payment{OrderID:
@@ -80,6 +81,11 @@ func paymentEvent(ev *processor.Event, e *stripego.Event) error {
 			PaymentIntentID: paymentIntentID(s.PaymentIntent),
 			Amount:          s.AmountTotal,
 			Currency:        strings.ToLower(string(s.Currency)),
+			BuyerEmail:      s.CustomerEmail,
+		}
+		if s.CustomerDetails != nil && s.CustomerDetails.Email != "" {
+			// What the buyer typed at Checkout (customer_email prefills it).
+			ev.Payment.BuyerEmail = s.CustomerDetails.Email
 		}
 
 	case stripego.EventTypePaymentIntentPaymentFailed:

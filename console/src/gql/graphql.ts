@@ -158,12 +158,18 @@ export type CreateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content (default WEBHOOK). */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** PAY_WHAT_YOU_WANT only: the most a buyer may name, in the smallest currency unit, at least price and suggestedPrice, at most 99,999,999 (the default). */
+  maximumPrice?: number | null | undefined;
   /** Up to 20 string pairs (keys up to 40, values up to 500 characters). */
   metadata?: Record<string, unknown> | null | undefined;
-  /** In the smallest currency unit, 1 to 99,999,999, and at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish). */
+  /** In the smallest currency unit, at most 99,999,999, and 0 or at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish): for FIXED pricing what a buyer pays (at least 1), for PAY_WHAT_YOU_WANT the least a buyer may name (0 allows free orders). */
   price: number;
+  /** FIXED (the default) or PAY_WHAT_YOU_WANT. */
+  pricing?: ListingPricing | null | undefined;
   /** The product page's slug (derived from the title when omitted); a taken one is refused (param slug). */
   slug?: string | null | undefined;
+  /** PAY_WHAT_YOU_WANT only: the amount the product page suggests, in the smallest currency unit, between price and maximumPrice (0 or at least the minimum charge). */
+  suggestedPrice?: number | null | undefined;
   /** 1 to 200 characters. */
   title: string;
   /** At most 100 characters. */
@@ -259,6 +265,13 @@ export type Fulfillment =
   | 'EXTERNAL'
   /** The service delivers the listing's deliverables when an order is paid. */
   | 'MANAGED';
+
+/** How a listing is priced. */
+export type ListingPricing =
+  /** The listing's price is what a buyer pays. */
+  | 'FIXED'
+  /** The buyer names the amount: at least the listing's price (its minimum; 0 allows free orders), at most its maximum price. */
+  | 'PAY_WHAT_YOU_WANT';
 
 /** The lifecycle state of a listing. */
 export type ListingStatus =
@@ -389,14 +402,20 @@ export type UpdateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content. */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** PAY_WHAT_YOU_WANT only: the most a buyer may name, at least price and suggestedPrice, at most 99,999,999; null restores that default. */
+  maximumPrice?: number | null | undefined;
   /** Replaces the metadata; null removes it. */
   metadata?: Record<string, unknown> | null | undefined;
-  /** In the smallest currency unit, 1 to 99,999,999, and at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish). */
+  /** In the smallest currency unit, at most 99,999,999, and 0 or at least the processor's minimum charge for the account's currency once it has one (USD 50, JPY 50, …; checked again at publish): for FIXED pricing what a buyer pays (at least 1), for PAY_WHAT_YOU_WANT the least a buyer may name (0 allows free orders). */
   price?: number | null | undefined;
+  /** FIXED or PAY_WHAT_YOU_WANT; changing to FIXED removes suggestedPrice and maximumPrice. */
+  pricing?: ListingPricing | null | undefined;
   /** A new slug; a taken one is refused (param slug). */
   slug?: string | null | undefined;
   /** PUBLISHED or PAUSED; a published or paused listing takes only this field. */
   status?: ListingStatus | null | undefined;
+  /** PAY_WHAT_YOU_WANT only: the amount the product page suggests, between price and maximumPrice; null removes the suggestion. */
+  suggestedPrice?: number | null | undefined;
   /** 1 to 200 characters. */
   title?: string | null | undefined;
   /** At most 100 characters. */
