@@ -10,17 +10,26 @@ function normParam(p: unknown): string | null {
   return p.replace(/^input\./, '').replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 }
 
+// A validation_error lists every failed field under extensions.errors
+// ({param, detail}); each becomes a problem of its own, shown at its field.
 export function toProblems(errors: unknown): Problem[] {
   if (!Array.isArray(errors)) return [];
-  return errors.map((e) => {
+  return errors.flatMap((e) => {
     const x = e as { message?: string; extensions?: Record<string, unknown> };
     const ext = x.extensions ?? {};
-    return {
-      message: x.message || 'Something went wrong.',
+    const base = {
       code: typeof ext.code === 'string' ? ext.code : undefined,
-      param: normParam(ext.param),
       status: typeof ext.status === 'number' ? ext.status : undefined,
     };
+    const fields = Array.isArray(ext.errors) ? (ext.errors as { param?: unknown; detail?: unknown }[]) : [];
+    if (fields.length > 1) {
+      return fields.map((f) => ({
+        ...base,
+        message: typeof f.detail === 'string' && f.detail ? f.detail : x.message || 'Something went wrong.',
+        param: normParam(f.param),
+      }));
+    }
+    return [{ ...base, message: x.message || 'Something went wrong.', param: normParam(ext.param) }];
   });
 }
 

@@ -30,14 +30,16 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'valu
   value: string;
   onValue: (v: string) => void;
   hint?: string;
+  /** A narrow field, for an amount, a count or a date. */
+  short?: boolean;
 };
 
-export function Field({ label, param, problems, value, onValue, hint, ...rest }: FieldProps) {
+export function Field({ label, param, problems, value, onValue, hint, short, ...rest }: FieldProps) {
   const id = useId();
   const err = errorFor(problems, param);
   const describedBy = [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className={short ? 'field short' : 'field'}>
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
@@ -142,6 +144,58 @@ export function Select<T extends string>({
   );
 }
 
+/** A choice among a few options: radio buttons in a fieldset, with its error (param) and hint. */
+export function Choice<T extends string>({
+  legend,
+  param,
+  problems,
+  value,
+  onValue,
+  options,
+  disabled,
+  hint,
+}: {
+  legend: string;
+  param: string;
+  problems: Problem[];
+  value: T;
+  onValue: (v: T) => void;
+  options: { value: T; label: string; hint?: string; disabled?: boolean }[];
+  disabled?: boolean;
+  hint?: string;
+}) {
+  const id = useId();
+  const err = errorFor(problems, param);
+  const describedBy = [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <fieldset className="choice" disabled={disabled} aria-describedby={describedBy}>
+      <legend>{legend}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="check">
+          <input
+            type="radio"
+            name={`${id}-${param}`}
+            value={o.value}
+            checked={value === o.value}
+            disabled={o.disabled}
+            onChange={() => onValue(o.value)}
+          />
+          <span>
+            {o.label}
+            {o.hint && <small className="muted"> · {o.hint}</small>}
+          </span>
+        </label>
+      ))}
+      {hint && <small id={`${id}-hint`} className="muted">{hint}</small>}
+      {err && (
+        <small id={`${id}-error`} className="error">
+          {err}
+        </small>
+      )}
+    </fieldset>
+  );
+}
+
 /** The problems no field of the form shows (params not in `shown`). */
 export function FormErrors({ problems, shown = [] }: { problems: Problem[]; shown?: string[] }) {
   const rest = problems.filter((p) => !p.param || !shown.includes(p.param));
@@ -184,12 +238,16 @@ export function decimalsOf(currency: string | null | undefined): number {
   return currency && zeroDecimal.has(currency.toLowerCase()) ? 0 : 2;
 }
 
+/**
+ * An amount in the smallest unit, as people write it in the browser's
+ * locale with its currency: 2900 usd → "$29.00", 2900 jpy → "¥2,900".
+ */
 export function formatMoney(amount: number, currency: string | null | undefined): string {
   const d = decimalsOf(currency);
   const value = amount / 10 ** d;
   if (!currency) return value.toFixed(d);
   try {
-    return new Intl.NumberFormat('en', {
+    return new Intl.NumberFormat(undefined, {
       style: 'currency',
       currency: currency.toUpperCase(),
       minimumFractionDigits: d,
@@ -200,15 +258,59 @@ export function formatMoney(amount: number, currency: string | null | undefined)
   }
 }
 
-/** "19.99" in a currency → 1999 (smallest unit); NaN when it is not a number. */
-export function parseMoney(text: string, currency: string | null | undefined): number {
-  const t = text.trim().replace(',', '.');
-  if (!/^\d+(\.\d+)?$/.test(t)) return NaN;
-  return Math.round(parseFloat(t) * 10 ** decimalsOf(currency));
+/** A whole percentage in the browser's locale: 25 → "25%" (en), "25 %" (fr). */
+export function formatPercent(n: number): string {
+  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 }).format(n / 100);
 }
 
+/** The browser locale's decimal separator ("." or ","). */
+function localeDecimal(): string {
+  return new Intl.NumberFormat().formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+}
+
+/**
+ * An amount in major units as a seller types it → the smallest unit of the
+ * currency, by its exponent: "12.50" usd → 1250, "2,900" jpy → 2900,
+ * "12,50" → 1250, "1,250.00" → 125000. NaN when it is not an amount, or
+ * has more decimals than the currency (yen have none). Computed on the
+ * digits, never through floating point.
+ */
+export function parseMoney(text: string, currency: string | null | undefined): number {
+  const d = decimalsOf(currency);
+  const t = text.replace(/[\s\u00a0\u202f']/g, '');
+  if (!/^[\d.,]*\d[\d.,]*$/.test(t)) return NaN;
+  const dots = t.split('.').length - 1;
+  const commas = t.split(',').length - 1;
+  let dec: string | null = null;
+  if (dots && commas) dec = t.lastIndexOf('.') > t.lastIndexOf(',') ? '.' : ',';
+  else if (dots + commas === 1) {
+    const sep = dots ? '.' : ',';
+    // One separator: the locale's decimal one is decimal; another one
+    // followed by exactly three digits groups thousands ("1,250" in en).
+    const after = t.length - t.indexOf(sep) - 1;
+    dec = sep === localeDecimal() || after !== 3 ? sep : null;
+  }
+  let whole = t;
+  let frac = '';
+  if (dec) {
+    const i = t.lastIndexOf(dec);
+    whole = t.slice(0, i);
+    frac = t.slice(i + 1);
+  }
+  whole = whole.replace(/[.,]/g, '');
+  frac = frac.replace(/0+$/, '');
+  if (!/^\d*$/.test(frac) || frac.length > d || whole.length > 12) return NaN;
+  return Number(whole || '0') * 10 ** d + Number((frac + '0'.repeat(d)).slice(0, d) || '0');
+}
+
+/** An amount in the smallest unit as the text of an input: 1250 usd → "12.50". */
 export function moneyText(amount: number, currency: string | null | undefined): string {
   return (amount / 10 ** decimalsOf(currency)).toFixed(decimalsOf(currency));
+}
+
+/** An example amount for a hint or an error: "19.99", or "2900" for yen. */
+export function moneyExample(currency: string | null | undefined): string {
+  return decimalsOf(currency) === 0 ? '2900' : '19.99';
 }
 
 export function Time({ value }: { value: string | null | undefined }) {
