@@ -14,6 +14,7 @@ import { ListingScreen } from './screens/Listing';
 import { Orders } from './screens/Orders';
 import { OrderScreen } from './screens/Order';
 import { Customers } from './screens/Customers';
+import { DiscountScreen, Discounts } from './screens/Discounts';
 import { Webhooks } from './screens/Webhooks';
 import { Events } from './screens/Events';
 import { ApiKeys } from './screens/ApiKeys';
@@ -24,6 +25,7 @@ const nav: { to: string; label: string }[] = [
   { to: '/', label: 'Home' },
   { to: '/processor', label: 'Processor' },
   { to: '/listings', label: 'Listings' },
+  { to: '/discounts', label: 'Discounts' },
   { to: '/orders', label: 'Orders' },
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
@@ -39,6 +41,9 @@ function route(path: string) {
   if (path === '/listings') return <Listings />;
   if (path === '/listings/new') return <ListingScreen id={null} />;
   if ((m = path.match(/^\/listings\/([^/]+)$/))) return <ListingScreen id={decodeURIComponent(m[1])} />;
+  if (path === '/discounts') return <Discounts />;
+  if (path === '/discounts/new') return <DiscountScreen id={null} />;
+  if ((m = path.match(/^\/discounts\/([^/]+)$/))) return <DiscountScreen id={decodeURIComponent(m[1])} />;
   if (path === '/orders') return <Orders />;
   if ((m = path.match(/^\/orders\/([^/]+)$/))) return <OrderScreen id={decodeURIComponent(m[1])} />;
   if (path === '/customers') return <Customers />;

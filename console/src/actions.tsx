@@ -34,6 +34,10 @@ const controlText: Record<string, string> = {
   FULFILL_ORDER: 'Fulfill the order',
   PUBLISH_LISTING: 'Publish',
   CONFIGURE_FULFILLMENT: 'Add a deliverable',
+  ENABLE_DISCOUNT: 'Turn the code on',
+  EXTEND_DISCOUNT: 'Extend it by 30 days',
+  RAISE_DISCOUNT_LIMIT: 'Allow 100 more',
+  AWAIT_DISCOUNT_START: 'Check again',
 };
 
 export function ActionControl({ action, onDone }: { action: ActionFieldsFragment; onDone?: () => void }) {

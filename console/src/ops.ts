@@ -80,7 +80,7 @@ export const ListingsQuery = graphql(`
     viewer {
       id
       listings(first: $first, after: $after, status: $status) {
-        edges { node { id title price currency status url updatedAt readiness { sellable } } }
+        edges { node { id title price pricing currency status url updatedAt readiness { sellable } } }
         pageInfo { hasNextPage endCursor }
       }
     }
@@ -93,6 +93,9 @@ export const ListingFields = graphql(`
     title
     description
     price
+    pricing
+    suggestedPrice
+    maximumPrice
     currency
     slug
     status
@@ -178,7 +181,7 @@ export const OrdersQuery = graphql(`
         createdAfter: $createdAfter
         createdBefore: $createdBefore
       ) {
-        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }
+        edges { node { id buyerEmail amount currency status createdAt listingSnapshot discount { code } } }
         pageInfo { hasNextPage endCursor }
       }
     }
@@ -192,6 +195,8 @@ export const OrderFields = graphql(`
     listingSlug
     customerId
     buyerEmail
+    subtotal
+    discount { id code amount }
     amount
     currency
     platformFee
@@ -219,6 +224,11 @@ export const OrderFields = graphql(`
 
 export const OrderQuery = graphql(`
   query Order($id: ID!) { order(id: $id) { ...OrderFields } }
+`);
+
+// Whether an order's discount still exists (node is null once deleted).
+export const DiscountExistsQuery = graphql(`
+  query DiscountExists($id: ID!) { node(id: $id) { id } }
 `);
 
 export const FulfillOrder = graphql(`
@@ -335,6 +345,85 @@ export const CreateApiKey = graphql(`
 
 export const DeleteApiKey = graphql(`
   mutation DeleteApiKey($id: ID!) { deleteApiKey(id: $id) }
+`);
+
+export const DiscountFields = graphql(`
+  fragment DiscountFields on Discount {
+    id
+    name
+    code
+    type
+    percentOff
+    amountOff
+    listingIds
+    startsAt
+    expiresAt
+    maxRedemptions
+    maxRedemptionsPerCustomer
+    minimumAmount
+    redemptionsCount
+    status
+    shareUrl
+    createdAt
+    updatedAt
+    readiness { usable next actions { ...ActionFields } }
+  }
+`);
+
+export const DiscountsQuery = graphql(`
+  query Discounts($first: Int, $after: String, $status: DiscountStatus) {
+    viewer {
+      id
+      currency
+      discounts(first: $first, after: $after, status: $status) {
+        edges { node { ...DiscountFields } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const DiscountQuery = graphql(`
+  query Discount($id: ID!) {
+    discount(id: $id) { ...DiscountFields }
+    viewer { id currency }
+  }
+`);
+
+// The titles of the listings discounts name (null: deleted since).
+export const ListingTitlesQuery = graphql(`
+  query ListingTitles($ids: [ID!]!) {
+    nodes(ids: $ids) { id ... on Listing { title status } }
+  }
+`);
+
+// The listing picker's choices: the account's listings by title.
+export const ListingChoicesQuery = graphql(`
+  query ListingChoices($after: String) {
+    viewer {
+      id
+      listings(first: 100, after: $after) {
+        edges { node { id title status } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const CreateDiscount = graphql(`
+  mutation CreateDiscount($input: CreateDiscountInput!) {
+    createDiscount(input: $input) { ...DiscountFields }
+  }
+`);
+
+export const UpdateDiscount = graphql(`
+  mutation UpdateDiscount($id: ID!, $input: UpdateDiscountInput!) {
+    updateDiscount(id: $id, input: $input) { ...DiscountFields }
+  }
+`);
+
+export const DeleteDiscount = graphql(`
+  mutation DeleteDiscount($id: ID!) { deleteDiscount(id: $id) }
 `);
 
 export const SettingsQuery = graphql(`

@@ -11,6 +11,7 @@ import {
   PublishListing,
   RemoveDeliverable,
   UpdateListing,
+  ViewerQuery,
 } from '../ops';
 import type {
   CheckoutFieldKind,
@@ -20,6 +21,7 @@ import type {
   ExternalDelivery,
   FilePurpose,
   ListingFieldsFragment,
+  ListingPricing,
 } from '../gql/graphql';
 import { ActionList } from '../actions';
 import { problemsOf, type Problem } from '../problems';
@@ -27,6 +29,7 @@ import { navigate } from '../router';
 import { uploadFile, type Uploaded } from '../upload';
 import {
   Badge,
+  Choice,
   Field,
   FormErrors,
   Loading,
@@ -36,9 +39,20 @@ import {
   Select,
   TextArea,
   errorFor,
+  formatMoney,
+  moneyExample,
   moneyText,
   parseMoney,
 } from '../ui';
+
+// A pay-what-you-want listing's maximum when the seller sets none (CONTRACT §19).
+const defaultMaximum = 99_999_999;
+
+/** How a listing is priced, in words: "$12.50", "$5.00 or more", "Free, or pay what you want". */
+export function priceText(l: { price: number; pricing: ListingPricing; currency?: string | null }): string {
+  if (l.pricing !== 'PAY_WHAT_YOU_WANT') return formatMoney(l.price, l.currency);
+  return l.price === 0 ? 'Free, or pay what you want' : `${formatMoney(l.price, l.currency)} or more`;
+}
 
 type SchemaRow = { key: string; label: string; kind: CheckoutFieldKind; required: boolean; options: string };
 
@@ -55,7 +69,7 @@ export function ListingScreen({ id }: { id: string | null }) {
     variables: { id: id ?? '' },
     pause: !id,
   });
-  if (!id) return <ListingForm listing={null} currency={null} onChanged={() => {}} />;
+  if (!id) return <NewListing />;
   if (!data && fetching) return <Page title="Listing"><Loading /></Page>;
   if (error && !data?.listing) return <Page title="Listing"><FormErrors problems={problemsOf(error)} /></Page>;
   if (!data?.listing) {
@@ -75,6 +89,14 @@ export function ListingScreen({ id }: { id: string | null }) {
   );
 }
 
+// A new listing's amounts are in the account's currency (by its exponent:
+// "2900" is ¥2,900 but $29.00).
+function NewListing() {
+  const [{ data, fetching }] = useQuery({ query: ViewerQuery });
+  if (!data && fetching) return <Page title="New listing"><Loading /></Page>;
+  return <ListingForm listing={null} currency={data?.viewer?.currency ?? null} onChanged={() => {}} />;
+}
+
 function ListingForm({
   listing,
   currency: accountCurrency,
@@ -86,9 +108,15 @@ function ListingForm({
 }) {
   const currency = listing?.currency ?? accountCurrency;
   const editable = !listing || listing.status === 'DRAFT';
+  const cur = currency ? ` (${currency.toUpperCase()})` : '';
   const [title, setTitle] = useState(listing?.title ?? '');
   const [description, setDescription] = useState(listing?.description ?? '');
+  const [pricing, setPricing] = useState<ListingPricing>(listing?.pricing ?? 'FIXED');
   const [price, setPrice] = useState(listing ? moneyText(listing.price, currency) : '');
+  const [suggested, setSuggested] = useState(listing?.suggestedPrice != null ? moneyText(listing.suggestedPrice, currency) : '');
+  const [maximum, setMaximum] = useState(
+    listing?.maximumPrice != null && listing.maximumPrice !== defaultMaximum ? moneyText(listing.maximumPrice, currency) : '',
+  );
   const [slug, setSlug] = useState(listing?.slug ?? '');
   const [cover, setCover] = useState<Uploaded | null>(null);
   const [removeCover, setRemoveCover] = useState(false);
@@ -138,9 +166,27 @@ function ListingForm({
   async function save(e: FormEvent) {
     e.preventDefault();
     setNotice('');
+    const pwyw = pricing === 'PAY_WHAT_YOU_WANT';
     const cents = parseMoney(price, currency);
+    const local: Problem[] = [];
     if (Number.isNaN(cents)) {
-      setProblems([{ message: 'Enter the price as a number, such as 19.99.', param: 'price' }]);
+      local.push({
+        message: pwyw
+          ? `Enter the minimum price as a number, such as ${moneyExample(currency)}, or 0 to let buyers get it free.`
+          : `Enter the price as a number, such as ${moneyExample(currency)}.`,
+        param: 'price',
+      });
+    }
+    const optionalMoney = (text: string, param: string, what: string): number | null => {
+      if (!pwyw || text.trim() === '') return null;
+      const n = parseMoney(text, currency);
+      if (Number.isNaN(n)) local.push({ message: `Enter the ${what} as a number, such as ${moneyExample(currency)}, or leave it empty.`, param });
+      return n;
+    };
+    const suggestedPrice = optionalMoney(suggested, 'suggested_price', 'suggested price');
+    const maximumPrice = optionalMoney(maximum, 'maximum_price', 'maximum price');
+    if (local.length) {
+      setProblems(local);
       return;
     }
     setBusy(true);
@@ -150,6 +196,8 @@ function ListingForm({
         input: {
           title: title.trim(),
           price: cents,
+          pricing,
+          ...(pwyw ? { suggestedPrice, maximumPrice } : {}),
           description: blank(description),
           slug: blank(slug),
           cover: cover?.token ?? null,
@@ -172,6 +220,10 @@ function ListingForm({
       input: {
         title: title.trim(),
         price: cents,
+        pricing,
+        // Null removes the suggestion and restores the default maximum;
+        // changing to fixed pricing removes both.
+        ...(pwyw ? { suggestedPrice, maximumPrice } : {}),
         description: blank(description),
         slug: slug.trim() || undefined,
         ...(cover ? { cover: cover.token } : removeCover ? { cover: null } : {}),
@@ -186,6 +238,10 @@ function ListingForm({
     setBusy(false);
     if (r.error) setProblems(problemsOf(r.error));
     else {
+      // The amounts as saved: "3" reads "3.00".
+      setPrice(moneyText(cents, currency));
+      setSuggested(suggestedPrice != null ? moneyText(suggestedPrice, currency) : '');
+      setMaximum(maximumPrice != null ? moneyText(maximumPrice, currency) : '');
       setCover(null);
       setRemoveCover(false);
       setNotice('Saved.');
@@ -218,6 +274,9 @@ function ListingForm({
   const shown = [
     'title',
     'price',
+    'pricing',
+    'suggested_price',
+    'maximum_price',
     'description',
     'slug',
     'cover',
@@ -244,6 +303,22 @@ function ListingForm({
       {listing && (
         <section aria-labelledby="state">
           <h2 id="state">{listing.readiness.sellable ? 'On sale' : 'Not on sale'}</h2>
+          <dl className="facts" data-testid="pricing">
+            <dt>Price</dt>
+            <dd>{priceText(listing)}</dd>
+            {listing.pricing === 'PAY_WHAT_YOU_WANT' && (
+              <>
+                <dt>Suggested</dt>
+                <dd>{listing.suggestedPrice != null ? formatMoney(listing.suggestedPrice, currency) : 'None'}</dd>
+                <dt>Maximum</dt>
+                <dd>
+                  {listing.maximumPrice == null || listing.maximumPrice === defaultMaximum
+                    ? 'No maximum'
+                    : formatMoney(listing.maximumPrice, currency)}
+                </dd>
+              </>
+            )}
+          </dl>
           {listing.readiness.actions.length > 0 && <ActionList actions={listing.readiness.actions} onDone={onChanged} />}
           <div className="row">
             {listing.status === 'DRAFT' && (
@@ -283,8 +358,20 @@ function ListingForm({
         <fieldset disabled={!editable || busy}>
           <legend>Details</legend>
           <Field label="Title" param="title" problems={problems} required maxLength={200} value={title} onValue={setTitle} />
+          <Choice
+            legend="Pricing"
+            param="pricing"
+            problems={problems}
+            value={pricing}
+            onValue={setPricing}
+            options={[
+              { value: 'FIXED', label: 'A fixed price' },
+              { value: 'PAY_WHAT_YOU_WANT', label: 'Pay what you want', hint: 'buyers name the amount, from your minimum' },
+            ]}
+          />
           <Field
-            label={`Price${currency ? ` (${currency.toUpperCase()})` : ''}`}
+            label={`${pricing === 'PAY_WHAT_YOU_WANT' ? 'Minimum price' : 'Price'}${cur}`}
+            short
             param="price"
             problems={problems}
             inputMode="decimal"
@@ -292,8 +379,40 @@ function ListingForm({
             maxLength={12}
             value={price}
             onValue={setPrice}
-            hint={currency ? undefined : 'The currency is set when the processor is connected.'}
+            hint={
+              !currency
+                ? 'The currency is set when the processor is connected.'
+                : pricing === 'PAY_WHAT_YOU_WANT'
+                  ? 'The least a buyer may pay; 0 lets buyers get it free (they may still pay).'
+                  : undefined
+            }
           />
+          {pricing === 'PAY_WHAT_YOU_WANT' && (
+            <>
+              <Field
+                label={`Suggested price${cur} (optional)`}
+                short
+                param="suggested_price"
+                problems={problems}
+                inputMode="decimal"
+                maxLength={12}
+                value={suggested}
+                onValue={setSuggested}
+                hint="Shown in the product page’s amount field."
+              />
+              <Field
+                label={`Maximum price${cur} (optional)`}
+                short
+                param="maximum_price"
+                problems={problems}
+                inputMode="decimal"
+                maxLength={12}
+                value={maximum}
+                onValue={setMaximum}
+                hint={`The most a buyer may pay. Empty: ${formatMoney(defaultMaximum, currency)}.`}
+              />
+            </>
+          )}
           <TextArea label="Description" param="description" problems={problems} maxLength={5000} value={description} onValue={setDescription} />
           <Field
             label="Product page slug"

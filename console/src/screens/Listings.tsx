@@ -3,7 +3,8 @@ import { ListingsQuery } from '../ops';
 import type { ListingStatus } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, Empty, FormErrors, Loading, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
+import { Badge, Empty, FormErrors, Loading, Page, Pager, Select, Time, useCursor } from '../ui';
+import { priceText } from './Listing';
 
 const statuses: { value: '' | ListingStatus; label: string }[] = [
   { value: '', label: 'All' },
@@ -56,7 +57,7 @@ export function Listings() {
               {conn.edges.map(({ node: l }) => (
                 <tr key={l.id}>
                   <td><Link to={`/listings/${l.id}`}>{l.title}</Link></td>
-                  <td>{formatMoney(l.price, l.currency)}</td>
+                  <td>{priceText(l)}</td>
                   <td><Badge value={l.status} /></td>
                   <td>{l.readiness.sellable ? 'yes' : 'no'}</td>
                   <td><Time value={l.updatedAt} /></td>

@@ -2,15 +2,21 @@
 // fulfill (deliverables and note), refund, redeliver.
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { FulfillOrder, OrderQuery, RedeliverOrder, RefundOrder } from '../ops';
+import { DiscountExistsQuery, FulfillOrder, OrderQuery, RedeliverOrder, RefundOrder } from '../ops';
 import type { DeliverableInput } from '../gql/graphql';
 import { problemsOf, type Problem } from '../problems';
 import { Link } from '../router';
 import { Badge, FormErrors, Loading, Notice, Page, TextArea, Time, formatMoney } from '../ui';
 import { DeliverableAdder, formatBytes } from './Listing';
 
+// Snapshot members that are amounts in the smallest unit of the snapshot's currency.
+const moneyKeys = new Set(['price', 'suggested_price', 'maximum_price']);
+
 function Snapshot({ title, value }: { title: string; value: Record<string, unknown> }) {
   const entries = Object.entries(value);
+  const currency = typeof value.currency === 'string' ? value.currency : null;
+  const shown = (k: string, v: unknown) =>
+    moneyKeys.has(k) && typeof v === 'number' && currency ? formatMoney(v, currency) : String(v);
   return (
     <section aria-label={title}>
       <h2>{title}</h2>
@@ -21,7 +27,7 @@ function Snapshot({ title, value }: { title: string; value: Record<string, unkno
           {entries.map(([k, v]) => (
             <div key={k} className="fact">
               <dt>{k}</dt>
-              <dd>{v === null || v === undefined ? '—' : typeof v === 'object' ? <code>{JSON.stringify(v)}</code> : String(v)}</dd>
+              <dd>{v === null || v === undefined ? '—' : typeof v === 'object' ? <code>{JSON.stringify(v)}</code> : shown(k, v)}</dd>
             </div>
           ))}
         </dl>
@@ -32,6 +38,9 @@ function Snapshot({ title, value }: { title: string; value: Record<string, unkno
 
 export function OrderScreen({ id }: { id: string }) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: OrderQuery, variables: { id } });
+  // The discount links to its page while it exists (orders keep theirs when it is deleted).
+  const discountId = data?.order?.discount?.id ?? '';
+  const [{ data: exists }] = useQuery({ query: DiscountExistsQuery, variables: { id: discountId }, pause: !discountId });
   const [, fulfill] = useMutation(FulfillOrder);
   const [, refund] = useMutation(RefundOrder);
   const [, redeliver] = useMutation(RedeliverOrder);
@@ -97,8 +106,31 @@ export function OrderScreen({ id }: { id: string }) {
           </dd>
           <dt>Buyer</dt>
           <dd>{order.buyerEmail}</dd>
-          <dt>Amount</dt>
-          <dd>{formatMoney(order.amount, order.currency)}</dd>
+          {order.discount ? (
+            <>
+              <dt>Subtotal</dt>
+              <dd>{formatMoney(order.subtotal, order.currency)}</dd>
+              <dt>Discount</dt>
+              <dd data-testid="order-discount">
+                {exists?.node ? (
+                  <Link to={`/discounts/${order.discount.id}`}><code>{order.discount.code}</code></Link>
+                ) : (
+                  <>
+                    <code>{order.discount.code}</code>
+                    {exists && <span className="muted"> (a deleted discount)</span>}
+                  </>
+                )}{' '}
+                −{formatMoney(order.discount.amount, order.currency)}
+              </dd>
+              <dt>Amount</dt>
+              <dd className="strong">{formatMoney(order.amount, order.currency)}</dd>
+            </>
+          ) : (
+            <>
+              <dt>Amount</dt>
+              <dd>{formatMoney(order.amount, order.currency)}</dd>
+            </>
+          )}
           <dt>Platform fee</dt>
           <dd>{formatMoney(order.platformFee, order.currency)}</dd>
           <dt>Net</dt>

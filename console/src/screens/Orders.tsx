@@ -93,7 +93,14 @@ export function Orders() {
                 <tr key={o.id}>
                   <td><Link to={`/orders/${o.id}`}>{String(o.listingSnapshot.title ?? o.id)}</Link></td>
                   <td>{o.buyerEmail}</td>
-                  <td>{formatMoney(o.amount, o.currency)}</td>
+                  <td>
+                    {formatMoney(o.amount, o.currency)}
+                    {o.discount && (
+                      <small className="muted block">
+                        with <code>{o.discount.code}</code>
+                      </small>
+                    )}
+                  </td>
                   <td><Badge value={o.status} /></td>
                   <td><Time value={o.createdAt} /></td>
                 </tr>
