@@ -236,6 +236,8 @@ test('pay what you want: minimum, suggested and maximum saved and shown', async 
   const suggested = page.getByLabel('Suggested price (USD) (optional)');
   await expect(suggested).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('.field', { has: suggested }).locator('.error')).toContainText('maximum_price');
+  await expectAccessible(page, 'listing-new-pwyw');
+  await screenshots(page, 'listing-new-pwyw');
 
   await suggested.fill('8');
   await page.getByRole('button', { name: 'Create listing' }).click();
@@ -289,6 +291,7 @@ test('an order that used the code: subtotal, discount and amount', async ({ brow
   const row = page.getByRole('row', { name: /Moss field guide/ });
   await expect(row).toContainText('$8.40');
   await expect(row).toContainText('with SPRING25');
+  await screenshots(page, 'orders-discount');
   await row.getByRole('link').click();
   const summary = page.getByRole('region', { name: 'Summary' });
   await expect(summary).toContainText('Subtotal');
