@@ -79,17 +79,16 @@ function redemptions(d: Discount): string {
 function useListingTitles(ids: string[]): Map<string, string | null> | null {
   const key = [...new Set(ids)].slice(0, 100).join(' ');
   const unique = useMemo(() => (key ? key.split(' ') : []), [key]);
-  const [{ data }] = useQuery({ query: ListingTitlesQuery, variables: { ids: unique }, pause: unique.length === 0 });
+  const [{ data, operation }] = useQuery({ query: ListingTitlesQuery, variables: { ids: unique }, pause: unique.length === 0 });
+  // Only an answer for these ids (not one for the ids before) names them.
+  const answered = operation?.variables.ids.join(' ') === key ? data?.nodes : undefined;
   return useMemo(() => {
     if (unique.length === 0) return new Map();
-    if (!data?.nodes) return null;
-    const m = new Map<string, string | null>();
-    unique.forEach((id, i) => {
-      const n = data.nodes?.[i];
-      m.set(id, n && 'title' in n ? n.title : null);
-    });
-    return m;
-  }, [data, unique]);
+    if (!answered) return null;
+    const titles = new Map<string, string>();
+    for (const n of answered) if (n && 'title' in n) titles.set(n.id, n.title);
+    return new Map(unique.map((id) => [id, titles.get(id) ?? null]));
+  }, [answered, unique]);
 }
 
 function appliesTo(d: Discount, titles: Map<string, string | null> | null): string {
@@ -717,6 +716,7 @@ function DiscountForm({
       <fieldset disabled={busy}>
         <legend>Applies to</legend>
         <ListingPicker
+          key={version}
           scope={f.scope}
           onScope={set('scope')}
           ids={f.listingIds}
@@ -816,18 +816,31 @@ function ListingPicker({
   const [search, setSearch] = useState('');
   const [{ data, fetching, error }] = useQuery({ query: ListingChoicesQuery, variables: { after }, requestPolicy: 'cache-and-network' });
   const page = data?.viewer?.listings;
+  // Read once: the listings of the first page are known (kept while the next loads).
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     if (!page) return;
+    setReady(true);
     setLoaded((prev) => {
       const seen = new Set(prev.map((l) => l.id));
       return [...prev, ...page.edges.map((e) => e.node).filter((n) => !seen.has(n.id))];
     });
   }, [page]);
-  const titles = useListingTitles(ids.filter((id) => !loaded.some((l) => l.id === id)));
+  const titles = useListingTitles(ready ? ids.filter((id) => !loaded.some((l) => l.id === id)) : []);
   const err = errorFor(problems, 'listing_ids');
   const q = search.trim().toLowerCase();
   const shown = q ? loaded.filter((l) => l.title.toLowerCase().includes(q) || ids.includes(l.id)) : loaded;
-  const unknown = ids.filter((id) => !loaded.some((l) => l.id === id));
+  // Chosen listings not among those loaded: beyond the pages read, or deleted since.
+  const unknown = ready ? ids.filter((id) => !loaded.some((l) => l.id === id)) : [];
+  // A deleted listing cannot stay chosen (the API refuses it): it is dropped
+  // from the choice, and saving the form drops it from the code.
+  const [dropped, setDropped] = useState<string[]>([]);
+  useEffect(() => {
+    const gone = titles ? unknown.filter((id) => titles.get(id) === null) : [];
+    if (gone.length === 0) return;
+    setDropped((d) => [...d, ...gone.filter((id) => !d.includes(id))]);
+    onIds(ids.filter((id) => !gone.includes(id)));
+  }, [titles]);
   const toggle = (id: string, on: boolean) => onIds(on ? [...ids, id] : ids.filter((x) => x !== id));
 
   return (
@@ -875,12 +888,18 @@ function ListingPicker({
               <li key={id}>
                 <label className="check">
                   <input type="checkbox" checked onChange={() => toggle(id, false)} />
-                  <span>{titles?.get(id) ?? `Deleted listing ${id}`}</span>
+                  <span>{titles?.get(id) ?? id}</span>
                 </label>
               </li>
             ))}
           </ul>
           {q && shown.length === 0 && <p className="muted">No listing title contains “{search.trim()}”.</p>}
+          {dropped.length > 0 && (
+            <p className="muted" data-testid="dropped-listings">
+              Deleted since, so no longer chosen (saving removes {dropped.length === 1 ? 'it' : 'them'} from the code):{' '}
+              {dropped.join(', ')}.
+            </p>
+          )}
           {page?.pageInfo.hasNextPage && (
             <button type="button" className="secondary" disabled={fetching} onClick={() => setAfter(page.pageInfo.endCursor ?? null)}>
               Load more listings
