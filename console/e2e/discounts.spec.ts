@@ -4,7 +4,8 @@
 // says why a code cannot be used), its share link copied; the API's field
 // errors at their fields; deleted with confirmation. A pay-what-you-want
 // listing's minimum, suggested and maximum prices saved and shown. An
-// order that used a code shows its subtotal, the code and the amount.
+// order that used a code shows its subtotal, the code and the amount. A
+// listing deleted after it was chosen is shown, and dropped on saving.
 import { test, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { expectAccessible, screenshots, signUpAndConnect } from './helpers';
 
@@ -321,6 +322,30 @@ test('an order that used the code: subtotal, discount and amount', async ({ brow
   await page.goto(`/console/orders/${orderId}`);
   await expect(page.getByTestId('order-discount')).toContainText('SPRING25 (a deleted discount) −$3.60');
   await expect(page.getByTestId('order-discount').getByRole('link')).toHaveCount(0);
+});
+
+test('a chosen listing deleted since: shown, then dropped from the code on saving', async ({ request }) => {
+  const headers = { Authorization: `Bearer ${key}` };
+  const doomed = await request.post('/v1/listings', { headers, data: { title: 'Withdrawn print', price: 900 } });
+  const doomedId = (await doomed.json()).id;
+  const created = await request.post('/v1/discounts', {
+    headers,
+    data: { code: 'GONE10', type: 'percentage', percent_off: 10, listing_ids: [mossId, doomedId] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  expect((await request.delete(`/v1/listings/${doomedId}`, { headers })).status()).toBe(204);
+
+  await page.goto('/console/discounts');
+  await expect(page.getByRole('row', { name: /GONE10/ })).toContainText('Moss field guide, a deleted listing');
+  await page.getByRole('link', { name: 'GONE10' }).click();
+  await expect(page.getByRole('region', { name: 'Summary' })).toContainText(`Deleted listing ${doomedId}`);
+  await expect(page.getByTestId('dropped-listings')).toContainText(doomedId);
+  await expect(page.getByRole('group', { name: /Chosen listings/ })).toContainText('1 chosen');
+  await page.getByLabel('Name (optional)').fill('Moss only');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Summary' })).not.toContainText('Deleted listing');
+  await expect(page.getByTestId('dropped-listings')).toHaveCount(0);
 });
 
 test('no script error on the console pages', async () => {
