@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"commerce/licensing"
 )
 
 // Development defaults: the local services that `make run` starts.
@@ -63,6 +65,9 @@ type Config struct {
 	// CheckoutExpiry is how long an unpaid checkout lives before its order
 	// is canceled (CHECKOUT_EXPIRY, default 30m, 1s..24h).
 	CheckoutExpiry time.Duration
+	// LicenseTokenTTL is how long a license token is valid offline
+	// (LICENSE_TOKEN_TTL, default 14 days, 1m..365d).
+	LicenseTokenTTL time.Duration
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -194,6 +199,14 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		c.CheckoutExpiry = d
 	}
+	c.LicenseTokenTTL = licensing.DefaultTokenTTL
+	if v := getenv("LICENSE_TOKEN_TTL"); v != "" {
+		d, err := parseDays(strings.TrimSpace(v))
+		if err != nil || d < time.Minute || d > 365*24*time.Hour {
+			return bad("LICENSE_TOKEN_TTL", "must be a duration from 1m to 365d, such as 14d or 36h")
+		}
+		c.LicenseTokenTTL = d
+	}
 	c.RateLimitScale = 1
 	if v := getenv("RATE_LIMIT_SCALE"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -226,6 +239,18 @@ func (c Config) Logger() *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, opts))
 	}
 	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+}
+
+// parseDays reads a Go duration, or a whole number of days written "14d".
+func parseDays(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 100000 {
+			return 0, fmt.Errorf("not a number of days: %q", v)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 func or(v, def string) string {

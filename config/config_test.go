@@ -52,6 +52,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		"STRIPE_API_BASE":        "not a url",
 		"RATE_LIMIT_SCALE":       "0",
 		"PPROF_ADDR":             "6060",
+		"LICENSE_TOKEN_TTL":      "fortnight",
 	} {
 		_, err := load(map[string]string{name: value})
 		require.ErrorContains(t, err, name, "value %q", value)
@@ -60,4 +61,26 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 	require.ErrorContains(t, err, "STRIPE_SECRET_KEY")
 	_, err = load(map[string]string{"PROCESSOR": "stripe", "STRIPE_SECRET_KEY": "sk_test_1"})
 	require.ErrorContains(t, err, "STRIPE_WEBHOOK_SECRET")
+}
+
+// LICENSE_TOKEN_TTL: a Go duration or a number of days ("14d"), from one
+// minute to 365 days; 14 days when unset.
+func TestLicenseTokenTTL(t *testing.T) {
+	t.Parallel()
+	c, err := load(map[string]string{})
+	require.NoError(t, err)
+	require.Equal(t, 14*24*time.Hour, c.LicenseTokenTTL)
+	for value, want := range map[string]time.Duration{
+		"14d": 14 * 24 * time.Hour, "1d": 24 * time.Hour, "365d": 365 * 24 * time.Hour, "36h": 36 * time.Hour,
+		"1m": time.Minute, "2h30m": 150 * time.Minute, " 7d ": 7 * 24 * time.Hour,
+	} {
+		c, err := load(map[string]string{"LICENSE_TOKEN_TTL": value})
+		require.NoError(t, err, value)
+		require.Equal(t, want, c.LicenseTokenTTL, value)
+	}
+	for _, value := range []string{"0", "0d", "59s", "-1h", "366d", "8761h", "d", "1.5d", "14 days", "1e3d", "99999999999999999999d"} {
+		_, err := load(map[string]string{"LICENSE_TOKEN_TTL": value})
+		require.ErrorContains(t, err, "LICENSE_TOKEN_TTL", value)
+		require.ErrorContains(t, err, "from 1m to 365d", value)
+	}
 }

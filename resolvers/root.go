@@ -59,6 +59,12 @@ type Resolver struct {
 	// CheckoutExpiry is how long an unpaid checkout lives before its order
 	// is canceled (CHECKOUT_EXPIRY); zero is the default, 30 minutes.
 	CheckoutExpiry time.Duration
+	// LicenseTokenTTL is how long a license token is valid
+	// (LICENSE_TOKEN_TTL); zero is licensing.DefaultTokenTTL, 14 days.
+	LicenseTokenTTL time.Duration
+	// LicenseKeysRefresh is how often the license signing keys are read
+	// again; zero is DefaultLicenseKeysRefresh. Tests shorten it.
+	LicenseKeysRefresh time.Duration
 	// Version is the running version, reported by ping.
 	Version string
 	// Now is the clock; tests may replace it.
@@ -67,6 +73,8 @@ type Resolver struct {
 	auth *authCache
 	// events wakes the live event subscriptions (events_stream.go).
 	events *eventHub
+	// licenseKeys caches the license signing keys (licensing.go).
+	licenseKeys *licenseKeys
 }
 
 // Mailer stores a message inside tx for the mail dispatchers to deliver
@@ -83,6 +91,7 @@ func New(deps Resolver) *Resolver {
 	}
 	r.auth = newAuthCache()
 	r.events = newEventHub()
+	r.licenseKeys = &licenseKeys{}
 	return &r
 }
 

@@ -141,7 +141,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		SandboxMail: cfg.SMTPURL == "",
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
-		CheckoutExpiry: cfg.CheckoutExpiry,
+		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry)}, AddWorkers: []func(*river.Workers){
 		(&mail.SendWorker{}).Register,
@@ -308,6 +308,8 @@ func (s *Server) routes() http.Handler {
 	r.Method(http.MethodPost, "/mcp", s.mcpHandler(api, ps))
 	r.Get("/llms.txt", s.llmsTxt)
 	r.Get("/graphql/schema.graphql", graphQLSchema)
+	// The keys that verify license tokens offline (licensing.go).
+	r.Get("/.well-known/jwks.json", s.jwks(ps))
 
 	api.Routes(r)
 	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}

@@ -5,6 +5,7 @@
 //	commerce worker                job workers only
 //	commerce migrate up|down|status
 //	commerce accounts create --email E [--plan P] [--reuse]
+//	commerce licenses rotate-key   add a license token signing key, print its kid
 //	commerce mcp                   the MCP server over stdio (key in COMMERCE_API_KEY)
 package main
 
@@ -41,6 +42,9 @@ const usage = `usage:
   commerce accounts create --email E [--plan free|growth|scale] [--reuse] [--key-file F]
                                     create an account and print a new API key (with
                                     --key-file, the key kept in F while it still works)
+  commerce licenses rotate-key      add a license token signing key and print its kid (every
+                                    process signs with it within 10 s; the old keys stay
+                                    published until their tokens expire)
   commerce mcp                      serve MCP over stdio for the key in COMMERCE_API_KEY
 Configuration comes from the environment (see README).`
 
@@ -78,6 +82,8 @@ func run(args []string, stdout io.Writer) error {
 		return migrate(ctx, cfg, args[1:], stdout)
 	case "accounts":
 		return accounts(ctx, cfg, log, args[1:], stdout)
+	case "licenses":
+		return licenses(ctx, cfg, log, args[1:], stdout)
 	case "mcp":
 		return serveMCP(ctx, cfg, log, os.Getenv("COMMERCE_API_KEY"), &mcpsdk.StdioTransport{})
 	case "help", "-h", "--help":
@@ -220,6 +226,25 @@ func accounts(ctx context.Context, cfg config.Config, log *slog.Logger, args []s
 		}
 	}
 	fmt.Fprintf(stdout, "account_id=%s\napi_key=%s\n", out.Account.ID, out.Key.Key)
+	return nil
+}
+
+// licenses runs the operator commands of license keys: rotate-key adds a
+// signing key and prints "kid=…".
+func licenses(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) != 1 || args[0] != "rotate-key" {
+		return errors.New("usage: commerce licenses rotate-key")
+	}
+	srv, err := server.New(ctx, cfg, log, server.Options{})
+	if err != nil {
+		return err
+	}
+	defer srv.Close(context.Background())
+	kid, err := srv.Resolver.RotateLicenseSigningKey(ctx)
+	if err != nil {
+		return fmt.Errorf("licenses rotate-key: %w", err)
+	}
+	fmt.Fprintf(stdout, "kid=%s\n", kid)
 	return nil
 }
 

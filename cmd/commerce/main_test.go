@@ -123,3 +123,38 @@ func TestInvalidConfigurationNamesTheVariable(t *testing.T) {
 	err := run([]string{"serve"}, &bytes.Buffer{})
 	require.ErrorContains(t, err, "LISTEN_ADDR")
 }
+
+// `commerce licenses rotate-key` adds a signing key and prints its kid; the
+// keys before it stay in the table (and published while their tokens live).
+// (Not parallel: it sets the environment.)
+func TestRotateLicenseKeyCommand(t *testing.T) {
+	setEnv(t)
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"migrate", "up"}, &out))
+	kidLine := regexp.MustCompile(`^kid=([A-Za-z0-9_-]{43})\n$`)
+	rotate := func() string {
+		out.Reset()
+		require.NoError(t, run([]string{"licenses", "rotate-key"}, &out))
+		m := kidLine.FindStringSubmatch(out.String())
+		require.NotNil(t, m, out.String())
+		return m[1]
+	}
+	first, second := rotate(), rotate()
+	require.NotEqual(t, first, second)
+
+	d, err := db.Open(context.Background(), testkit.DatabaseURL)
+	require.NoError(t, err)
+	defer d.Close()
+	var newest string
+	var n int
+	require.NoError(t, d.Pool.QueryRow(context.Background(),
+		`SELECT (SELECT kid FROM license_signing_keys ORDER BY created_at DESC LIMIT 1), count(*) FILTER (WHERE kid IN ($1, $2)) FROM license_signing_keys`,
+		first, second).Scan(&newest, &n))
+	require.Equal(t, second, newest)
+	require.Equal(t, 2, n)
+
+	for _, args := range [][]string{{"licenses"}, {"licenses", "rotate"}, {"licenses", "rotate-key", "extra"}} {
+		err := run(args, &out)
+		require.ErrorContains(t, err, "licenses rotate-key", "%v", args)
+	}
+}
