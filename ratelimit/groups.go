@@ -31,10 +31,11 @@ var Groups = map[string]Group{
 	"files":                {Name: "files", Rules: perMinute(60)},
 	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
 	"discounts":            {Name: "discounts", Rules: perMinute(60)},
-	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)}, // per email
-	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},   // per client IP
-	"free_orders":          {Name: "free_orders", Rules: perHour(5)},     // per email and listing (CONTRACT §19)
-	"public":               {Name: "public", Rules: perMinute(300)},      // plans, ping: per IP
+	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)},                                   // per email
+	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},                                     // per client IP
+	"free_orders":          {Name: "free_orders", Rules: perHour(5)},                                       // per email and listing (CONTRACT §19)
+	"discount_tries":       {Name: "discount_tries", Rules: []Rule{{Limit: 10, Window: 10 * time.Minute}}}, // a buyer's code tries per IP (CONTRACT §19)
+	"public":               {Name: "public", Rules: perMinute(300)},                                        // plans, ping: per IP
 	"default":              {Name: "default", Rules: perMinute(120)},
 }
 
