@@ -152,6 +152,9 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
 		}
 		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
+		if p != nil {
+			p.Apply(out.Applied)
+		}
 		s.renderProductStatus(w, r, p, perr, out.Errors, out.Values, out.Status)
 		return
 	}

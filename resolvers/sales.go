@@ -205,6 +205,9 @@ type CheckoutOutcome struct {
 	RedirectURL string
 	Errors      map[string]string
 	Values      url.Values
+	// Applied is the form's discount code as it applies, when the post was
+	// refused for another field (the page shows it again); nil otherwise.
+	Applied *AppliedCode
 	// Status is the page's status with Errors: 422, or 429 when the buyer
 	// had too many free orders (RetryAfter seconds).
 	Status     int
@@ -243,6 +246,17 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		out.RedirectURL = res.url
 	case p != nil && p.Code == problem.ValidationError:
 		out.addErrors(p)
+		if _, refused := out.Errors["discount_code"]; !refused && strings.TrimSpace(in.discountCode) != "" {
+			// Refused for another field: the page shows the code as it
+			// applies (this post already counted as a try).
+			email, _ := NormalizeEmail(in.email)
+			var ignored problem.Fields
+			priced, err := r.priceCheckout(ctx, s, in.amount, false, in.discountCode, email, &ignored)
+			if err != nil {
+				return nil, err
+			}
+			out.Applied = appliedCode(priced, deref(s.acc.Currency, ""))
+		}
 	case p != nil && p.Code == problem.RateLimited:
 		retry, _ := p.Ext["retry_after"].(int)
 		out.Status, out.RetryAfter = http.StatusTooManyRequests, max(retry, 1)
@@ -349,18 +363,42 @@ func (r *Resolver) ApplyCode(ctx context.Context, slugValue string, form url.Val
 	if p := problem.From(f.Err()); p != nil {
 		out.addErrors(p)
 	}
-	if d := priced.applied; d != nil {
-		a := &AppliedCode{Code: d.Code, Off: d.Off(cur)}
-		if q := priced.quote; q != nil {
-			a.Subtotal, a.Discount, a.Amount = currency.Format(q.Subtotal, cur), "−"+currency.Format(q.DiscountAmount, cur), currency.Format(q.Amount, cur)
-			page.BuyText = "Buy for " + a.Amount
-			if q.Amount == 0 {
-				a.Amount, page.BuyText = "Free", "Get it free"
-			}
-		}
-		page.Applied = a
-	}
+	page.Apply(appliedCode(priced, cur))
 	return page, out, nil
+}
+
+// appliedCode is the page's view of a priced code: nil without one.
+func appliedCode(priced *pricedCheckout, cur string) *AppliedCode {
+	d := priced.applied
+	if d == nil {
+		return nil
+	}
+	a := &AppliedCode{Code: d.Code, Off: d.Off(cur)}
+	if q := priced.quote; q != nil {
+		a.Subtotal, a.Discount, a.Amount = currency.Format(q.Subtotal, cur), "−"+currency.Format(q.DiscountAmount, cur), currency.Format(q.Amount, cur)
+		if q.Amount == 0 {
+			a.Amount = "Free"
+		}
+	}
+	return a
+}
+
+// Apply shows a code applied on the page (nil: none): the Buy button's
+// amount follows it once the amount is known. The page rendered again
+// after a refused checkout post shows the post's code with it
+// (CheckoutOutcome.Applied).
+func (p *ProductPage) Apply(a *AppliedCode) {
+	if a == nil {
+		return
+	}
+	p.Applied = a
+	switch a.Amount {
+	case "":
+	case "Free":
+		p.BuyText = "Get it free"
+	default:
+		p.BuyText = "Buy for " + a.Amount
+	}
 }
 
 // freeOrdersText names the free-order limit: "5 free orders".

@@ -164,6 +164,8 @@ func TestDiscountCodeOnProductPage(t *testing.T) {
 	buyer := uniqueEmail("summer")
 	status, body := applyCode(t, env, slug, url.Values{"email": {buyer}, "discount_code": {"summer-25"}})
 	require.Equal(t, 200, status, body)
+	require.Contains(t, body, `id="discount_code-applied"`)
+	require.Contains(t, body, `aria-describedby="discount_code-applied"`)
 	require.Contains(t, body, "<s>$29.00</s>")
 	require.Contains(t, body, "$21.75")
 	require.Contains(t, body, "Buy for $21.75")
@@ -172,6 +174,12 @@ func TestDiscountCodeOnProductPage(t *testing.T) {
 	require.NotContains(t, body, `class="error"`)
 	redeemed, reserved := discountRow(t, env, dID)
 	require.Equal(t, [2]int{0, 0}, [2]int{redeemed, reserved}, "applying reserves nothing")
+	// A post refused for another field shows the code as it applies.
+	status, body, _ = pagePost(t, env, slug, "", url.Values{"email": {"not an email"}, "discount_code": {"summer-25"}})
+	require.Equal(t, 422, status, body)
+	require.Contains(t, body, `id="email-error"`)
+	require.Contains(t, body, "<s>$29.00</s>")
+	require.Contains(t, body, "Buy for $21.75")
 
 	status, body, loc := pagePost(t, env, slug, "", url.Values{"email": {buyer}, "discount_code": {"summer-25"}})
 	require.Equal(t, 303, status, body)
