@@ -381,7 +381,8 @@ func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to str
 
 // confirmRefund: the processor confirmed a refund: payment_status refunded,
 // refund_amount and refunded_at set, the access grant revoked, revenue
-// reduced, order.refunded recorded. Once.
+// reduced, order.refunded recorded. Once. A discount code's redemption
+// stays counted, as after a lost dispute (docs/decisions.md).
 func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
 	if o.PaymentStatus != db.PaymentPaid {
 		return nil
