@@ -260,8 +260,13 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	case p != nil && p.Code == problem.RateLimited:
 		retry, _ := p.Ext["retry_after"].(int)
 		out.Status, out.RetryAfter = http.StatusTooManyRequests, max(retry, 1)
+		// Free by the amount named, or by a discount code: say which way out there is.
+		instead := "name a price above 0"
+		if in.amount == nil || *in.amount > 0 {
+			instead = "buy it without the discount code"
+		}
 		out.Errors["form"] = fmt.Sprintf("You have had %s of this product with this email address in the last hour. "+
-			"Try again in about %d minutes, or name a price above 0.", freeOrdersText(), (out.RetryAfter+59)/60)
+			"Try again in about %d minutes, or %s.", freeOrdersText(), (out.RetryAfter+59)/60, instead)
 	default:
 		return nil, err
 	}

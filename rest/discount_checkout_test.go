@@ -563,6 +563,22 @@ func TestDiscountCodeFreeOrder(t *testing.T) {
 	p := requireProblem(t, env, createCheckout(env, acc.Key, map[string]any{"listing_id": l["id"], "buyer_email": uniqueEmail("gift"),
 		"discount_code": "GIFT"}), 422, "validation_error")
 	require.Equal(t, "This code has been used up.", p["detail"])
+
+	// Free by a code is a free order: 5 an hour per email and listing, and
+	// the page says the way out is to buy without the code.
+	createDiscount(t, env, acc.Key, map[string]any{"code": "GIFTS", "type": "percentage", "percent_off": 100})
+	greedy := uniqueEmail("greedy")
+	for i := range 5 {
+		status, body, _ := pagePost(t, env, slug, "", url.Values{"email": {greedy}, "discount_code": {"gifts"}})
+		require.Equal(t, 303, status, "free order %d: %s", i+1, body)
+	}
+	status, body, _ = pagePost(t, env, slug, "", url.Values{"email": {greedy}, "discount_code": {"gifts"}})
+	require.Equal(t, 429, status, body)
+	require.Contains(t, body, "buy it without the discount code")
+	status, body, _ = pagePost(t, env, slug, "", url.Values{"email": {greedy}, "discount_code": {""}})
+	require.Equal(t, 303, status, body)
+	redeemed, reserved = discountRow(t, env, dID)
+	require.Equal(t, [2]int{2, 0}, [2]int{redeemed, reserved})
 }
 
 // The race (acceptance): 50 checkouts at once, half on the product page
