@@ -50,9 +50,30 @@ func (d productData) Value(name string) string {
 	return d.Values.Get(name)
 }
 
+// product renders the product page. Opened with ?code= (a discount's
+// share_url), the code is in the form's field and applied: the page shows
+// the discounted amount or, at the field, why the code is refused, and
+// answers 200 either way (429 past the buyer's code tries). A HEAD applies
+// nothing, so it counts no try.
 func (s *Site) product(w http.ResponseWriter, r *http.Request) {
-	p, err := s.Resolver.ProductPageBySlug(r.Context(), chi.URLParam(r, "slug"))
-	s.renderProduct(w, r, p, err, nil, nil)
+	slug := chi.URLParam(r, "slug")
+	code := r.URL.Query().Get("code")
+	if code == "" || r.Method == http.MethodHead {
+		p, err := s.Resolver.ProductPageBySlug(r.Context(), slug)
+		s.renderProduct(w, r, p, err, nil, nil)
+		return
+	}
+	p, out, err := s.Resolver.ApplyCode(r.Context(), slug, url.Values{"discount_code": {code}})
+	if err != nil || out == nil {
+		s.renderProduct(w, r, p, err, nil, nil)
+		return
+	}
+	status := http.StatusOK
+	if out.Status == http.StatusTooManyRequests {
+		status = out.Status
+		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
+	}
+	s.renderProductStatus(w, r, p, nil, out.Errors, out.Values, status)
 }
 
 func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolvers.ProductPage, err error, errs map[string]string, values url.Values) {
@@ -112,6 +133,10 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := chi.URLParam(r, "slug")
+	if r.PostForm.Has("apply") {
+		s.applyCode(w, r, slug)
+		return
+	}
 	out, err := s.Resolver.StartCheckout(r.Context(), slug, r.PostForm)
 	if err != nil {
 		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
@@ -127,11 +152,31 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
 		}
 		p, perr := s.Resolver.ProductPageBySlug(r.Context(), slug)
+		if p != nil {
+			p.Apply(out.Applied)
+		}
 		s.renderProductStatus(w, r, p, perr, out.Errors, out.Values, out.Status)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, out.RedirectURL, http.StatusSeeOther)
+}
+
+// applyCode answers the form's Apply button (a second submit button,
+// named apply, posting the same form): the page again with the code
+// applied or refused at its field (422; 429 past the buyer's code tries),
+// every other field as typed, and no checkout started. An empty code
+// removes it (200).
+func (s *Site) applyCode(w http.ResponseWriter, r *http.Request, slug string) {
+	p, out, err := s.Resolver.ApplyCode(r.Context(), slug, r.PostForm)
+	if err != nil || out == nil {
+		s.renderProduct(w, r, p, err, nil, nil)
+		return
+	}
+	if out.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
+	}
+	s.renderProductStatus(w, r, p, nil, out.Errors, out.Values, out.Status)
 }
 
 type thankYouData struct {

@@ -83,6 +83,7 @@ func (s *Site) store(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	st.CarryCode(r.URL.Query().Get("code"))
 	w.Header().Set("Cache-Control", "public, max-age=60")
 	s.render(w, r, http.StatusOK, "store.html", st)
 }

@@ -139,6 +139,10 @@ type Purchase struct {
 	ListingID string
 	// Subtotal is the price before any discount (or the chosen amount).
 	Subtotal int64
+	// SubtotalUnknown: the buyer has not named their amount yet (pay what
+	// you want, before the amount is typed), so minimum_amount is not
+	// checked; it is once the amount is named.
+	SubtotalUnknown bool
 	// Currency is the seller's, to write minimum_amount in.
 	Currency string
 	// CustomerUses is how many redemptions this buyer's email holds
@@ -169,8 +173,8 @@ func ErrCodeLimitReached() *problem.Problem {
 // Applies reports whether the code applies to the purchase at now, or the
 // buyer's refusal (validation_error at discount_code), checked in this
 // order: disabled, not yet valid, expired, used up (reservations count),
-// not for this listing, below its minimum (the subtotal), the buyer's
-// limit reached.
+// not for this listing, below its minimum (the subtotal, unless unknown),
+// the buyer's limit reached.
 func (d DiscountTerms) Applies(p Purchase, now time.Time) error {
 	switch {
 	case d.Disabled:
@@ -183,7 +187,7 @@ func (d DiscountTerms) Applies(p Purchase, now time.Time) error {
 		return ErrCodeUsedUp()
 	case len(d.ListingIDs) > 0 && !slices.Contains(d.ListingIDs, p.ListingID):
 		return refuse("This code does not apply to this product.")
-	case d.MinimumAmount != nil && p.Subtotal < *d.MinimumAmount:
+	case d.MinimumAmount != nil && !p.SubtotalUnknown && p.Subtotal < *d.MinimumAmount:
 		return refuse(fmt.Sprintf("This code needs an order of at least %s.", currency.Format(*d.MinimumAmount, p.Currency)))
 	case d.MaxPerCustomer != nil && p.CustomerUses >= *d.MaxPerCustomer:
 		return ErrCodeLimitReached()

@@ -144,6 +144,8 @@ func TestDiscountApplies(t *testing.T) {
 	require.NoError(t, with(func(d *DiscountTerms) { d.MaxPerCustomer = i64(2) }).Applies(Purchase{ListingID: "lst_a", Subtotal: 2900, CustomerUses: 1}, now))
 	require.NoError(t, with(func(d *DiscountTerms) { d.MaxPerCustomer = i64(1) }).Applies(Purchase{ListingID: "lst_a", Subtotal: 2900, CustomerUses: -1}, now),
 		"no email yet: the per-customer cap is checked when it is known")
+	require.NoError(t, with(func(d *DiscountTerms) { d.MinimumAmount = i64(5000) }).Applies(Purchase{ListingID: "lst_a", SubtotalUnknown: true}, now),
+		"no amount named yet: the minimum is checked when it is")
 
 	for _, tc := range []struct {
 		name   string

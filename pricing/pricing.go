@@ -40,6 +40,15 @@ type Discount struct {
 	AmountOff  int64
 }
 
+// Off is what the discount takes off, as a buyer reads it: "25% off",
+// "$5.00 off" (cur is the seller's currency).
+func (d Discount) Off(cur string) string {
+	if d.AmountOff != 0 {
+		return currency.Format(d.AmountOff, cur) + " off"
+	}
+	return strconv.FormatInt(d.PercentOff, 10) + "% off"
+}
+
 // Bounds are a pay-what-you-want listing's limits on the chosen amount.
 type Bounds struct {
 	Minimum int64 // the listing's price: 0 (free allowed) or at least the currency's minimum

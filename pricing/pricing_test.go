@@ -94,6 +94,13 @@ func TestFixedOff(t *testing.T) {
 	require.Equal(t, int64(0), FixedOff(0, 500))
 }
 
+func TestDiscountOff(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "25% off", Discount{PercentOff: 25}.Off("usd"))
+	require.Equal(t, "$5.00 off", Discount{AmountOff: 500}.Off("usd"))
+	require.Equal(t, "¥500 off", Discount{AmountOff: 500}.Off("JPY"))
+}
+
 func TestCheckChosen(t *testing.T) {
 	t.Parallel()
 	b := Bounds{Minimum: 500, Maximum: 10_000}

@@ -18,6 +18,9 @@ type Group struct {
 func perMinute(n int) []Rule { return []Rule{{Limit: n, Window: time.Minute}} }
 func perHour(n int) []Rule   { return []Rule{{Limit: n, Window: time.Hour}} }
 
+// per is n requests in any rolling window.
+func per(n int, window time.Duration) []Rule { return []Rule{{Limit: n, Window: window}} }
+
 // Groups is the table of CONTRACT §4 that routes join by name. The subject a
 // caller passes decides the scope (an API key, a client IP, an order).
 var Groups = map[string]Group{
@@ -31,10 +34,11 @@ var Groups = map[string]Group{
 	"files":                {Name: "files", Rules: perMinute(60)},
 	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
 	"discounts":            {Name: "discounts", Rules: perMinute(60)},
-	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)}, // per email
-	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},   // per client IP
-	"free_orders":          {Name: "free_orders", Rules: perHour(5)},     // per email and listing (CONTRACT §19)
-	"public":               {Name: "public", Rules: perMinute(300)},      // plans, ping: per IP
+	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)},             // per email
+	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},               // per client IP
+	"free_orders":          {Name: "free_orders", Rules: perHour(5)},                 // per email and listing (CONTRACT §19)
+	"discount_tries":       {Name: "discount_tries", Rules: per(10, 10*time.Minute)}, // a buyer's code tries per IP (CONTRACT §19)
+	"public":               {Name: "public", Rules: perMinute(300)},                  // plans, ping: per IP
 	"default":              {Name: "default", Rules: perMinute(120)},
 }
 

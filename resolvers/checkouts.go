@@ -66,17 +66,18 @@ const freeOrdersGroup = "free_orders"
 // sellable; every field is checked and every refusal listed at once (the
 // buyer's email at buyer_email, the amount at amount, the code at
 // discount_code, the answers at checkout_data.<key>); the money comes from
-// the price pipeline (pricing.Price). A non-zero amount creates the
+// the price pipeline (priceCheckout). A non-zero amount creates the
 // processor's checkout and then the pending order with its session and
-// expiry; an amount of 0 is the free path (freeOrder). Errors:
+// expiry, and with a code the order's redemption reserved in the order's
+// transaction; an amount of 0 is the free path (freeOrder). Errors:
 // validation_error (listing_id when the listing cannot be sold, else the
-// failed fields), rate_limited (free orders).
+// failed fields; discount_code too when the code was used up between its
+// lookup and its reservation), rate_limited (free orders).
 func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutResult, error) {
 	s := in.sale
 	if err := r.checkSellable(s); err != nil {
 		return nil, err
 	}
-	cur := deref(s.acc.Currency, "")
 	var f problem.Fields
 	email, emailOK := "", true
 	if strings.TrimSpace(in.email) != "" || in.emailRequired {
@@ -87,46 +88,12 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 		}
 		email = e
 	}
-
-	req := pricing.Request{Currency: cur, Plan: s.acc.Plan, Price: s.l.Price}
-	priced := true
-	if b := listingPrice(&s.l).Bounds(); b != nil {
-		req.PayWhatYouWant = b
-		if in.amount == nil {
-			f.Add("amount", fmt.Sprintf("Name a price from %s to %s.", currency.Format(b.Minimum, cur), currency.Format(b.Maximum, cur)))
-			priced = false
-		} else {
-			req.Chosen = *in.amount
-		}
-	} else if in.amount != nil && *in.amount != s.l.Price {
-		f.Add("amount", fmt.Sprintf("The price of this listing is fixed at %s: leave amount out.", currency.Format(s.l.Price, cur)))
-		priced = false
-	}
-	if code := strings.TrimSpace(in.discountCode); code != "" {
-		d, err := r.applyDiscountCode(ctx, s, code)
-		if p := problem.From(err); p != nil && p.Code == problem.ValidationError {
-			addProblem(&f, p)
-		} else if err != nil {
-			return nil, err
-		}
-		req.Discount = d
+	p, err := r.priceCheckout(ctx, s, in.amount, true, in.discountCode, email, &f)
+	if err != nil {
+		return nil, err
 	}
 	data := checkoutData(s.l.CheckoutSchema, in.data, &f)
-
-	var quote *pricing.Quote
-	if priced {
-		q, err := pricing.Price(req)
-		if p := problem.From(err); p != nil && p.Code == problem.ValidationError {
-			if p.Param != "amount" && p.Param != "discount_code" {
-				// The listing's own price or currency: nothing the buyer can change.
-				p = problem.Validation("listing_id", "The listing cannot be bought at its price: "+p.Detail)
-			}
-			addProblem(&f, p)
-		} else if err != nil {
-			return nil, err
-		}
-		quote = q
-	}
+	quote := p.quote
 	if quote != nil && quote.Amount == 0 && email == "" && emailOK {
 		f.Add("buyer_email", "A free order needs buyer_email: no processor checkout will ask the buyer for it.")
 	}
@@ -134,7 +101,7 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 		return nil, err
 	}
 	if quote.Amount == 0 {
-		return r.freeOrder(ctx, s, email, data, quote)
+		return r.freeOrder(ctx, s, email, data, quote, p.discount)
 	}
 
 	testKey, err := r.testKeyOf(s.acc.ProcessorTestKey)
@@ -143,11 +110,13 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 	}
 	expiresAt, cancelAt := r.checkoutExpiry()
 	// The processor's checkout first, then the order with its session and
-	// the moment the expiry sweep cancels it if unpaid, in one statement:
-	// the buyer is sent to the checkout only once the order is stored, and
-	// a checkout whose order could not be stored is never shown to anyone
-	// (it expires at the processor). Without an email the processor's
-	// checkout asks the buyer, and the payment brings it (markPaid).
+	// the moment the expiry sweep cancels it if unpaid, in one statement
+	// (with a code, in one transaction with its reservation): the buyer is
+	// sent to the checkout only once the order is stored, and a checkout
+	// whose order could not be stored, or whose code was used up
+	// meanwhile, is never shown to anyone (it expires at the processor).
+	// Without an email the processor's checkout asks the buyer, and the
+	// payment brings it (markPaid).
 	o := newPendingOrder(s, email, data, testKey != "", quote)
 	o.CheckoutExpiresAt = &cancelAt
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
@@ -158,8 +127,23 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}
 	o.CheckoutSessionID = &cs.ID
-	if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("create order: %w", err)
+	if p.discount == nil {
+		if _, err := r.DB.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+			return nil, fmt.Errorf("create order: %w", err)
+		}
+	} else if err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		// The reservation first: its refusal (used up meanwhile, the
+		// buyer's limit, disabled, deleted) writes nothing. Its row's
+		// reference to the order is checked at commit.
+		if err := reserveDiscount(ctx, tx, p.discount, o.ID, email); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
+			return fmt.Errorf("create order: %w", err)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	exp := cs.ExpiresAt
 	if exp.IsZero() {
@@ -167,6 +151,88 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 	}
 	exp = exp.UTC().Truncate(time.Second)
 	return &checkoutResult{order: o, url: cs.URL, expiresAt: &exp}, nil
+}
+
+// pricedCheckout is a checkout's money: the quote (nil when the amount
+// could not be priced: missing or refused) and the discount whose
+// redemption the order reserves (nil without a code, or when refused).
+type pricedCheckout struct {
+	quote    *pricing.Quote
+	discount *db.Discount
+	// applied is the code as the pipeline applies it, set with discount
+	// even when quote is nil (an amount not named yet).
+	applied *pricing.Discount
+}
+
+// priceCheckout runs a purchase of s through the price pipeline: the
+// listing's price, or for pay what you want the buyer's amount (required
+// when amountRequired; without it nothing is priced and, with a code, the
+// code is only looked up), then the buyer's discount code, looked up
+// without regard to case for this listing, the subtotal before the
+// discount and the buyer's email ("" when unknown: the per-customer limit
+// waits for it). Each refusal goes to f: at amount, or at discount_code
+// (the code's own refusals, and a charge below the currency's minimum that
+// the code caused); the listing's own price at listing_id. Errors: only
+// what is not the buyer's to fix (a database failure).
+func (r *Resolver) priceCheckout(ctx context.Context, s *saleListing, amount *int64, amountRequired bool, code, email string, f *problem.Fields) (*pricedCheckout, error) {
+	cur := deref(s.acc.Currency, "")
+	req := pricing.Request{Currency: cur, Plan: s.acc.Plan, Price: s.l.Price}
+	priced := true
+	// subtotal is the price before the discount, as minimum_amount reads
+	// it: nil while not known (an amount not named, or refused).
+	var subtotal *int64
+	if b := listingPrice(&s.l).Bounds(); b != nil {
+		req.PayWhatYouWant = b
+		switch {
+		case amount == nil && amountRequired:
+			f.Add("amount", fmt.Sprintf("Name a price from %s to %s.", currency.Format(b.Minimum, cur), currency.Format(b.Maximum, cur)))
+			priced = false
+		case amount == nil:
+			priced = false
+		default:
+			req.Chosen = *amount
+			if pricing.CheckChosen(*amount, *b, cur) == nil {
+				subtotal = amount
+			}
+		}
+	} else if amount != nil && *amount != s.l.Price {
+		f.Add("amount", fmt.Sprintf("The price of this listing is fixed at %s: leave amount out.", currency.Format(s.l.Price, cur)))
+		priced = false
+	} else {
+		subtotal = &s.l.Price
+	}
+	out := &pricedCheckout{}
+	if code = strings.TrimSpace(code); code != "" {
+		d, err := r.lookupDiscountForCheckout(ctx, s.acc.ID, code, s.l.ID, subtotal, email)
+		if p := problem.From(err); p != nil && p.Code == problem.ValidationError {
+			addProblem(f, p)
+		} else if err != nil {
+			return nil, err
+		} else {
+			out.discount = d
+			out.applied = &pricing.Discount{ID: d.ID, Code: d.Code, PercentOff: deref64(d.PercentOff, 0), AmountOff: deref64(d.AmountOff, 0)}
+			req.Discount = out.applied
+		}
+	}
+	if !priced {
+		return out, nil
+	}
+	q, err := pricing.Price(req)
+	if p := problem.From(err); p != nil && p.Code == problem.ValidationError {
+		if p.Param != "amount" && p.Param != "discount_code" {
+			// The listing's own price or currency: nothing the buyer can change.
+			p = problem.Validation("listing_id", "The listing cannot be bought at its price: "+p.Detail)
+		}
+		addProblem(f, p)
+		if p.Param == "discount_code" {
+			out.discount, out.applied = nil, nil
+		}
+		return out, nil
+	} else if err != nil {
+		return nil, err
+	}
+	out.quote = q
+	return out, nil
 }
 
 // checkSellable refuses a listing that cannot be bought now: a draft, a
@@ -196,18 +262,6 @@ func addProblem(f *problem.Fields, p *problem.Problem) {
 	for _, e := range p.Errors {
 		f.Add(e.Param, e.Detail)
 	}
-}
-
-// applyDiscountCode is the discount-code step of a checkout: the discount
-// of the seller's that a buyer's code names, as the price pipeline applies
-// it. The discount resource is being built beside this step, so for now
-// there is no discount and every code is refused (validation_error param
-// discount_code). The next step wires this function to the discounts (the
-// lookup without regard to case, their dates, listings, limits and
-// minimum, and the redemption reserved with the order); its callers stay
-// as they are.
-func (r *Resolver) applyDiscountCode(_ context.Context, _ *saleListing, _ string) (*pricing.Discount, error) {
-	return nil, problem.Validation("discount_code", "No discount with this code.")
 }
 
 // addressParts are the parts of an address answer, in the form's order.
@@ -328,9 +382,12 @@ func sortedKeys(m map[string]any) []string {
 // order): order.paid, the seller's fee of 0, the customer, and the content
 // delivered as for any paid order (access grant, download email,
 // order.fulfilled) or handed off; it has no payment intent and no
-// checkout session. At most 5 free orders an hour per email and listing.
-// Errors: rate_limited.
-func (r *Resolver) freeOrder(ctx context.Context, s *saleListing, email string, data map[string]any, quote *pricing.Quote) (*checkoutResult, error) {
+// checkout session. A discount code that made it free (dsc, nil without
+// one) is reserved in that transaction and confirmed by markPaid: counted
+// at once. At most 5 free orders an hour per email and listing. Errors:
+// rate_limited, validation_error at discount_code (the code used up
+// between its lookup and its reservation).
+func (r *Resolver) freeOrder(ctx context.Context, s *saleListing, email string, data map[string]any, quote *pricing.Quote, dsc *db.Discount) (*checkoutResult, error) {
 	limit := 0
 	if g, ok := ratelimit.Lookup(freeOrdersGroup); ok && len(g.Rules) > 0 {
 		limit = g.Rules[0].Limit
@@ -341,6 +398,11 @@ func (r *Resolver) freeOrder(ctx context.Context, s *saleListing, email string, 
 	}
 	o := newPendingOrder(s, email, data, false, quote)
 	err := r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		if dsc != nil {
+			if err := reserveDiscount(ctx, tx, dsc, o.ID, email); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.NewInsert().Model(o).Returning("created_at, updated_at").Exec(ctx); err != nil {
 			return fmt.Errorf("create order: %w", err)
 		}

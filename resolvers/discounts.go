@@ -597,20 +597,21 @@ func discountReadiness(d *db.Discount, status string, now time.Time, links *disc
 		Next: firstCode(actions), Refresh: refreshOf("/v1/discounts/{id}", "discount", map[string]string{"id": d.ID}, "DiscountReadiness")}
 }
 
-// The checkout's side (the next step of issue 21 calls these): find a code
-// for a purchase, then reserve a redemption when the order is created,
-// confirm it when the order is paid, release it when the order is canceled
-// or fails.
+// The checkout's side (checkout, in checkouts.go, calls these): find a
+// code for a purchase, then reserve a redemption in the transaction that
+// creates the order, confirm it in the one that pays it (markPaid), release
+// it in the one that cancels it or records its failure (endPending).
 
 // lookupDiscountForCheckout finds the account's live discount whose code
 // is code (without regard to case) and checks that it applies to a
-// purchase of listingID at subtotal by email ("" while unknown: the
-// per-customer limit is then checked when the redemption is reserved), in
-// one statement. Errors: validation_error at discount_code with the
+// purchase of listingID at subtotal (the price before the discount; nil
+// while a pay-what-you-want amount is not named: minimum_amount is then
+// not checked) by email ("" while unknown: the per-customer limit is then
+// not checked here, and reserving skips it too), in one statement. Errors: validation_error at discount_code with the
 // buyer's reason: not found, disabled, not yet valid, expired, used up
 // (reserved and redeemed), not for this listing, below its minimum, your
 // limit reached (pricing.DiscountTerms.Applies).
-func (r *Resolver) lookupDiscountForCheckout(ctx context.Context, accountID, code, listingID string, subtotal int64, email string) (*db.Discount, error) {
+func (r *Resolver) lookupDiscountForCheckout(ctx context.Context, accountID, code, listingID string, subtotal *int64, email string) (*db.Discount, error) {
 	if !pricing.ValidCode(code) {
 		return nil, pricing.ErrCodeNotFound()
 	}
@@ -632,8 +633,8 @@ func (r *Resolver) lookupDiscountForCheckout(ctx context.Context, accountID, cod
 	if err != nil {
 		return nil, fmt.Errorf("look up discount code: %w", err)
 	}
-	if err := termsOf(d).Applies(pricing.Purchase{ListingID: listingID, Subtotal: subtotal, Currency: deref(currency, ""),
-		CustomerUses: uses}, r.Now()); err != nil {
+	if err := termsOf(d).Applies(pricing.Purchase{ListingID: listingID, Subtotal: deref64(subtotal, 0), SubtotalUnknown: subtotal == nil,
+		Currency: deref(currency, ""), CustomerUses: uses}, r.Now()); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -714,19 +715,23 @@ func reserveDiscount(ctx context.Context, tx bun.IDB, d *db.Discount, orderID, e
 
 // confirmDiscount confirms the redemption of a paid order, in tx (the
 // payment's transaction): reserved → redeemed, the discount's
-// reserved_count down and redemptions_count up, in one statement. An order
-// without a redemption, or one already redeemed, changes nothing. A
+// reserved_count down and redemptions_count up, in one statement. A
+// redemption reserved without an email (a checkout API call without
+// buyer_email) takes email, the one the payment brought, so that it counts
+// against that buyer from then on. An order without a redemption, or one
+// already redeemed, changes nothing. A
 // redemption released when its order failed, whose order was paid after
 // all (a buyer may pay after a declined card), is taken again when the
 // limit still allows it; when the code has been used up since, it stays
 // released and uncounted (the order keeps the discount it was charged
 // with, and max_redemptions is never exceeded).
-func confirmDiscount(ctx context.Context, tx bun.IDB, orderID string) error {
+func confirmDiscount(ctx context.Context, tx bun.IDB, orderID, email string) error {
 	res, err := tx.ExecContext(ctx, `WITH r AS (
-			UPDATE discount_redemptions SET state = 'redeemed', updated_at = now()
+			UPDATE discount_redemptions SET state = 'redeemed', updated_at = now(),
+				email_lower = CASE WHEN email_lower = '' THEN ? ELSE email_lower END
 			WHERE order_id = ? AND state = 'reserved' RETURNING discount_id)
 		UPDATE discounts SET reserved_count = reserved_count - 1, redemptions_count = redemptions_count + 1
-		FROM r WHERE discounts.id = r.discount_id`, orderID)
+		FROM r WHERE discounts.id = r.discount_id`, strings.ToLower(strings.TrimSpace(email)), orderID)
 	if err != nil {
 		return fmt.Errorf("confirm discount: %w", err)
 	}
@@ -748,9 +753,10 @@ func confirmDiscount(ctx context.Context, tx bun.IDB, orderID string) error {
 			UPDATE discounts SET redemptions_count = redemptions_count + 1
 			WHERE id = ? AND (max_redemptions IS NULL OR redemptions_count + reserved_count < max_redemptions)
 			RETURNING id)
-		UPDATE discount_redemptions SET state = 'redeemed', updated_at = now()
+		UPDATE discount_redemptions SET state = 'redeemed', updated_at = now(),
+			email_lower = CASE WHEN email_lower = '' THEN ? ELSE email_lower END
 		FROM taken WHERE discount_redemptions.order_id = ? AND discount_redemptions.discount_id = taken.id`,
-		discountID, orderID); err != nil {
+		discountID, strings.ToLower(strings.TrimSpace(email)), orderID); err != nil {
 		return fmt.Errorf("confirm discount: %w", err)
 	}
 	return nil

@@ -81,7 +81,7 @@ func (f *discountFixture) checkout(d *db.Discount, email string) (string, error)
 func (f *discountFixture) confirm(orderID string) {
 	f.t.Helper()
 	require.NoError(f.t, f.env.Server.DB.InTx(context.Background(), func(ctx context.Context, tx db.Tx) error {
-		return resolvers.ConfirmDiscount(ctx, tx, orderID)
+		return resolvers.ConfirmDiscount(ctx, tx, orderID, "")
 	}))
 }
 
@@ -288,7 +288,7 @@ func TestLookupDiscountForCheckout(t *testing.T) {
 	require.NoError(t, err)
 	r := f.env.Server.Resolver
 	lookup := func(code string, subtotal int64, email string) (*db.Discount, error) {
-		return resolvers.LookupDiscountForCheckout(r, ctx, f.acc.ID, code, f.listingID, subtotal, email)
+		return resolvers.LookupDiscountForCheckout(r, ctx, f.acc.ID, code, f.listingID, &subtotal, email)
 	}
 
 	d := f.create(map[string]any{"code": "Summer-25", "type": "percentage", "percent_off": 25, "minimum_amount": 2000,
@@ -305,6 +305,8 @@ func TestLookupDiscountForCheckout(t *testing.T) {
 	requireRefusal(t, err, "This code does not exist; check its spelling.")
 	_, err = lookup("summer-25", 1999, "")
 	requireRefusal(t, err, "This code needs an order of at least $20.00.")
+	_, err = resolvers.LookupDiscountForCheckout(r, ctx, f.acc.ID, "summer-25", f.listingID, nil, "")
+	require.NoError(t, err, "no amount named yet: the minimum waits for it")
 	order, err := f.checkout(d, "ann@example.com")
 	require.NoError(t, err)
 	_, err = lookup("summer-25", 2900, "Ann@Example.com")
@@ -350,7 +352,7 @@ func TestLookupDiscountForCheckout(t *testing.T) {
 
 	// Another account's code is not found.
 	stranger := f.env.NewAccount()
-	_, err = resolvers.LookupDiscountForCheckout(r, ctx, stranger.ID, "summer-25", f.listingID, 2900, "")
+	_, err = resolvers.LookupDiscountForCheckout(r, ctx, stranger.ID, "summer-25", f.listingID, nil, "")
 	requireRefusal(t, err, "This code does not exist; check its spelling.")
 }
 

@@ -1,7 +1,6 @@
 package resolvers
 
-// The checkout's discount helpers, for the tests of package resolvers_test
-// (the next step of issue 21 calls them from checkout).
+// The checkout's discount helpers, for the tests of package resolvers_test.
 var (
 	ReserveDiscount = reserveDiscount
 	ConfirmDiscount = confirmDiscount

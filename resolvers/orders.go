@@ -240,6 +240,15 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 			return err
 		}
 	}
+	// A discount code's redemption counts from now on (CONTRACT §19),
+	// whichever payment made the order paid: the processor's event, or the
+	// free path. Before the stats: the free path holds the discount's row
+	// since its reservation, so every transaction takes the two in this order.
+	if o.DiscountID != nil {
+		if err := confirmDiscount(ctx, tx, o.ID, o.BuyerEmail); err != nil {
+			return err
+		}
+	}
 	// The seller's running totals last: the payments of the seller that
 	// land on the same shard wait on its row, so it is held for as little
 	// of the transaction as can be.
@@ -338,10 +347,21 @@ func (r *Resolver) alertSeller(ctx context.Context, tx db.Tx, o *db.Order) error
 }
 
 // endPending: pending → failed (payment failed) or canceled (checkout
-// expired or abandoned: order.canceled).
+// expired or abandoned: order.canceled). Either gives back the order's
+// discount code reservation in the same transaction, so an abandoned
+// checkout never uses up a code (a failed order paid after all takes it
+// again: confirmDiscount). Every such transition comes here: the expiry
+// sweep and its older per-order job (ExpireCheckout), the processor's
+// checkout expired and payment failed events, and the sandbox's failed and
+// canceled outcomes, which travel as those events.
 func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to string) error {
 	if o.Status != db.OrderPending {
 		return nil
+	}
+	if o.DiscountID != nil {
+		if err := releaseDiscount(ctx, tx, o.ID); err != nil {
+			return err
+		}
 	}
 	o.Status = to
 	q := tx.NewUpdate().Model(o).WherePK().Set("status = ?", to).Set("updated_at = now()")
@@ -361,7 +381,8 @@ func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to str
 
 // confirmRefund: the processor confirmed a refund: payment_status refunded,
 // refund_amount and refunded_at set, the access grant revoked, revenue
-// reduced, order.refunded recorded. Once.
+// reduced, order.refunded recorded. Once. A discount code's redemption
+// stays counted, as after a lost dispute (docs/decisions.md).
 func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
 	if o.PaymentStatus != db.PaymentPaid {
 		return nil

@@ -65,6 +65,25 @@ type ProductPage struct {
 	Available bool
 	// Reviews are the shown reviews: count, average, the latest 10.
 	Reviews *model.Reviews
+	// Applied is the discount code applied to the price shown (the Apply
+	// button, or ?code=); nil without one, or when it was refused.
+	Applied *AppliedCode
+}
+
+// AppliedCode is a discount code applied on the product page, nothing
+// reserved yet: what it takes off and, once the subtotal is known, the
+// struck price, the discount and the new amount.
+type AppliedCode struct {
+	// Code is the code as the seller wrote it.
+	Code string
+	// Off is what it takes off: "25% off", "$5.00 off".
+	Off string
+	// Subtotal ("$29.00", struck through), Discount ("−$7.25") and Amount
+	// ("$21.75", or "Free") are "" while a pay-what-you-want amount is not
+	// named: the code then comes off the price the buyer names.
+	Subtotal string
+	Discount string
+	Amount   string
 }
 
 type saleListing struct {
@@ -135,6 +154,12 @@ func (r *Resolver) ProductPageBySlug(ctx context.Context, slugValue string) (*Pr
 	if s == nil {
 		return nil, err
 	}
+	return r.productPage(ctx, s, err)
+}
+
+// productPage fills the product page of s; err is what loading s said
+// (nil, or ErrGone), returned with the page.
+func (r *Resolver) productPage(ctx context.Context, s *saleListing, err error) (*ProductPage, error) {
 	cur := ""
 	if s.acc.Currency != nil {
 		cur = *s.acc.Currency
@@ -180,6 +205,9 @@ type CheckoutOutcome struct {
 	RedirectURL string
 	Errors      map[string]string
 	Values      url.Values
+	// Applied is the form's discount code as it applies, when the post was
+	// refused for another field (the page shows it again); nil otherwise.
+	Applied *AppliedCode
 	// Status is the page's status with Errors: 422, or 429 when the buyer
 	// had too many free orders (RetryAfter seconds).
 	Status     int
@@ -198,6 +226,9 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 		return nil, err
 	}
 	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form, Status: http.StatusUnprocessableEntity}
+	if strings.TrimSpace(form.Get("discount_code")) != "" && r.codeTryRefused(ctx, out) {
+		return out, nil
+	}
 	in := checkoutInput{sale: s, email: form.Get("email"), emailRequired: true, discountCode: form.Get("discount_code"),
 		data: formCheckoutData(s.l.CheckoutSchema, form)}
 	if s.l.Pricing == pricing.PayWhatYouWant {
@@ -214,24 +245,165 @@ func (r *Resolver) StartCheckout(ctx context.Context, slugValue string, form url
 	case err == nil:
 		out.RedirectURL = res.url
 	case p != nil && p.Code == problem.ValidationError:
-		for _, e := range p.Errors {
-			field, detail := formField(e.Param), e.Detail
-			if field == "form" {
-				detail = "This product cannot be bought right now."
+		out.addErrors(p)
+		if _, refused := out.Errors["discount_code"]; !refused && strings.TrimSpace(in.discountCode) != "" {
+			// Refused for another field: the page shows the code as it
+			// applies (this post already counted as a try).
+			email, _ := NormalizeEmail(in.email)
+			var ignored problem.Fields
+			priced, err := r.priceCheckout(ctx, s, in.amount, false, in.discountCode, email, &ignored)
+			if err != nil {
+				return nil, err
 			}
-			if _, taken := out.Errors[field]; !taken {
-				out.Errors[field] = detail
-			}
+			out.Applied = appliedCode(priced, deref(s.acc.Currency, ""))
 		}
 	case p != nil && p.Code == problem.RateLimited:
 		retry, _ := p.Ext["retry_after"].(int)
 		out.Status, out.RetryAfter = http.StatusTooManyRequests, max(retry, 1)
+		// Free by the amount named, or by a discount code: say which way out there is.
+		instead := "name a price above 0"
+		if in.amount == nil || *in.amount > 0 {
+			instead = "buy it without the discount code"
+		}
 		out.Errors["form"] = fmt.Sprintf("You have had %s of this product with this email address in the last hour. "+
-			"Try again in about %d minutes, or name a price above 0.", freeOrdersText(), (out.RetryAfter+59)/60)
+			"Try again in about %d minutes, or %s.", freeOrdersText(), (out.RetryAfter+59)/60, instead)
 	default:
 		return nil, err
 	}
 	return out, nil
+}
+
+// addErrors puts a validation problem's failed fields on the form's fields
+// (formField), the first refusal of a field kept.
+func (out *CheckoutOutcome) addErrors(p *problem.Problem) {
+	for _, e := range p.Errors {
+		field, detail := formField(e.Param), e.Detail
+		if field == "form" {
+			detail = "This product cannot be bought right now."
+		}
+		if _, taken := out.Errors[field]; !taken {
+			out.Errors[field] = detail
+		}
+	}
+}
+
+// discountTriesGroup limits a buyer's discount code tries on the product
+// page per client IP (CONTRACT §19: 10 per 10 minutes): an Apply, a page
+// opened with ?code= and a checkout post carrying a code each count. The
+// checkout API's discount_code does not: it is the seller's own key's
+// call, limited with the key's other calls.
+const discountTriesGroup = "discount_tries"
+
+// codeTryRefused counts one code try of the request's client IP and, past
+// the limit, fills out with the refusal: 429, Retry-After, and at the
+// discount_code field when to try again and that the code can be removed.
+// Redis failing allows the try (fail open, as every limit).
+func (r *Resolver) codeTryRefused(ctx context.Context, out *CheckoutOutcome) bool {
+	ip := ClientIPFrom(ctx)
+	if ip == "" {
+		ip = "unknown"
+	}
+	p := problem.From(r.limit(ctx, discountTriesGroup, "ip:"+ip, "Too many discount code tries."))
+	if p == nil || p.Code != problem.RateLimited {
+		return false
+	}
+	retry, _ := p.Ext["retry_after"].(int)
+	out.Status, out.RetryAfter = http.StatusTooManyRequests, max(retry, 1)
+	limit := "several"
+	if g, ok := ratelimit.Lookup(discountTriesGroup); ok && len(g.Rules) > 0 {
+		limit = fmt.Sprintf("%d codes in %d minutes", g.Rules[0].Limit, int(g.Rules[0].Window.Minutes()))
+	}
+	out.Errors["discount_code"] = fmt.Sprintf("Too many discount code tries from your connection (%s). Try again in about %s, "+
+		"or clear this field to buy without a code.", limit, minutesText(out.RetryAfter))
+	return true
+}
+
+// minutesText writes a wait of seconds in whole minutes: "1 minute", "7 minutes".
+func minutesText(seconds int) string {
+	if m := (seconds + 59) / 60; m > 1 {
+		return fmt.Sprintf("%d minutes", m)
+	}
+	return "1 minute"
+}
+
+// ApplyCode is the product page's Apply button, and a page opened with
+// ?code= (a discount's share_url): the form's discount code priced for the
+// listing as a checkout would price it — with the buyer's amount on a pay
+// what you want listing when one is named (without it the code is only
+// looked up, and comes off the price the buyer names), and the buyer's
+// limit when the form's email is valid — but nothing reserved and no
+// order made. An empty code removes the code: never refused, never
+// counted. A code counts as one of the client IP's tries
+// (codeTryRefused). It returns the page with the code applied (Applied, the
+// Buy button's amount following), and the form's refusals in the outcome:
+// 422 at discount_code or amount, 429 at discount_code past the tries.
+// Errors: not_found, ErrGone (with the page, as ProductPageBySlug).
+func (r *Resolver) ApplyCode(ctx context.Context, slugValue string, form url.Values) (*ProductPage, *CheckoutOutcome, error) {
+	s, err := r.saleListingBySlug(ctx, slugValue)
+	if s == nil {
+		return nil, nil, err
+	}
+	page, err := r.productPage(ctx, s, err)
+	out := &CheckoutOutcome{Errors: map[string]string{}, Values: form, Status: http.StatusUnprocessableEntity}
+	code := strings.TrimSpace(form.Get("discount_code"))
+	if err != nil || !page.Available || code == "" || r.codeTryRefused(ctx, out) {
+		return page, out, err
+	}
+	cur := deref(s.acc.Currency, "")
+	var amount *int64
+	if s.l.Pricing == pricing.PayWhatYouWant && strings.TrimSpace(form.Get("amount")) != "" {
+		a, err := pricing.ParseMajor(form.Get("amount"), cur)
+		if p := problem.From(err); p != nil {
+			out.Errors["amount"] = p.Detail
+		} else {
+			amount = &a
+		}
+	}
+	email, _ := NormalizeEmail(form.Get("email"))
+	var f problem.Fields
+	priced, err := r.priceCheckout(ctx, s, amount, false, code, email, &f)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p := problem.From(f.Err()); p != nil {
+		out.addErrors(p)
+	}
+	page.Apply(appliedCode(priced, cur))
+	return page, out, nil
+}
+
+// appliedCode is the page's view of a priced code: nil without one.
+func appliedCode(priced *pricedCheckout, cur string) *AppliedCode {
+	d := priced.applied
+	if d == nil {
+		return nil
+	}
+	a := &AppliedCode{Code: d.Code, Off: d.Off(cur)}
+	if q := priced.quote; q != nil {
+		a.Subtotal, a.Discount, a.Amount = currency.Format(q.Subtotal, cur), "−"+currency.Format(q.DiscountAmount, cur), currency.Format(q.Amount, cur)
+		if q.Amount == 0 {
+			a.Amount = "Free"
+		}
+	}
+	return a
+}
+
+// Apply shows a code applied on the page (nil: none): the Buy button's
+// amount follows it once the amount is known. The page rendered again
+// after a refused checkout post shows the post's code with it
+// (CheckoutOutcome.Applied).
+func (p *ProductPage) Apply(a *AppliedCode) {
+	if a == nil {
+		return
+	}
+	p.Applied = a
+	switch a.Amount {
+	case "":
+	case "Free":
+		p.BuyText = "Get it free"
+	default:
+		p.BuyText = "Buy for " + a.Amount
+	}
 }
 
 // freeOrdersText names the free-order limit: "5 free orders".

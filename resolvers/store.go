@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/gosimple/slug"
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/pricing"
 	"commerce/problem"
 )
 
@@ -149,6 +151,30 @@ type PublicStore struct {
 	// the first page's when this is a later one.
 	NextURL  string
 	FirstURL string
+	// Code is the discount code the page was opened with (?code=, a
+	// discount's share_url), carried to its product pages; "" for none.
+	Code string
+}
+
+// CarryCode makes the store page's links carry a discount code (?code=,
+// a code for several listings shares the store page): each product page
+// then opens with the code applied (CONTRACT §19). A code that cannot be
+// one (not 3 to 40 letters, digits, _ or -) is dropped.
+func (ps *PublicStore) CarryCode(code string) {
+	if !pricing.ValidCode(code) {
+		return
+	}
+	ps.Code = code
+	q := "code=" + url.QueryEscape(code)
+	for i := range ps.Listings {
+		ps.Listings[i].URL += "?" + q
+	}
+	if ps.NextURL != "" {
+		ps.NextURL += "&" + q
+	}
+	if ps.FirstURL != "" {
+		ps.FirstURL += "?" + q
+	}
 }
 
 // StoreListing is one listing on a store page.

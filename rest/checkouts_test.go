@@ -145,7 +145,7 @@ func TestCheckoutAPIValidation(t *testing.T) {
 		{"address unknown part", map[string]any{"listing_id": id, "checkout_data": map[string]any{"size": "S", "ship": map[string]any{"line1": "1", "city": "c", "country": "US", "planet": "Mars"}}}, "checkout_data.ship.planet", ""},
 		{"unknown field", map[string]any{"listing_id": id, "checkout_data": map[string]any{"size": "S", "ship": ship, "color": "red"}}, "checkout_data.color", ""},
 		{"amount on a fixed price", map[string]any{"listing_id": id, "amount": 500, "checkout_data": map[string]any{"size": "S", "ship": ship}}, "amount", "$9.00"},
-		{"a discount code", map[string]any{"listing_id": id, "discount_code": "SAVE10", "checkout_data": map[string]any{"size": "S", "ship": ship}}, "discount_code", "No discount with this code."},
+		{"an unknown discount code", map[string]any{"listing_id": id, "discount_code": "SAVE10", "checkout_data": map[string]any{"size": "S", "ship": ship}}, "discount_code", "This code does not exist; check its spelling."},
 		{"unknown member", map[string]any{"listing_id": id, "coupon": "x"}, "coupon", ""},
 	} {
 		p := requireProblem(t, env, createCheckout(env, acc.Key, tc.body), 422, "validation_error")

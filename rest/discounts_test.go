@@ -17,8 +17,9 @@ import (
 )
 
 // Discount codes (CONTRACT §19): the seller's resource over REST and
-// GraphQL. The checkout's helpers (reserve, confirm, release, lookup) and
-// the frozen fields after a redemption are tested in resolvers.
+// GraphQL. The checkout's helpers (reserve, confirm, release, lookup) are
+// tested in resolvers; applying codes at checkout, on the product page and
+// in the checkout API, in discount_checkout_test.go.
 
 func draftListing(t *testing.T, env *testkit.Env, key, title string) map[string]any {
 	t.Helper()

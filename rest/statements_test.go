@@ -151,3 +151,57 @@ func TestFreeOrderStatementBudget(t *testing.T) {
 		`SELECT count(*) FROM webhook_deliveries WHERE account_id = $1`, acc.ID).Scan(&deliveries))
 	require.Equal(t, 8, deliveries, "order.paid and order.fulfilled to two endpoints, twice")
 }
+
+// The statement budgets of the discount code's path (CONTRACT §19); the
+// budgets above, without a code, are unchanged by it (the code's steps run
+// only for an order that carries a code). A product page checkout with a
+// code reads the listing with its seller, looks the code up (the discount,
+// the account's currency and the buyer's redemptions, one statement), then
+// after the processor's checkout stores the order and its reservation in
+// one transaction: BEGIN, the discount row's lock, the conditional update
+// that takes the reservation and inserts the redemption, the order's
+// INSERT, COMMIT: codeCheckoutStatements. Its payment is the payment's
+// statements and the confirmation (one statement): codePaymentStatements.
+// A free order by a 100 % code is the free order's statements with the
+// lookup, the lock, the reservation and the confirmation, all in the free
+// order's one transaction: codeFreeOrderStatements.
+func TestDiscountCodeStatementBudgets(t *testing.T) {
+	t.Parallel()
+	const codeCheckoutStatements, codePaymentStatements, codeFreeOrderStatements = 7, 13, 16
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	for range 2 {
+		r := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": "https://93.184.216.34/h"})
+		require.Equal(t, 201, r.Status, "%s", r.Body)
+	}
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Budget " + testkit.Unique(), "price": 1000,
+		"deliverables": []any{map[string]any{"type": "text", "value": "thanks"}}})
+	for _, code := range []string{"TENOFF", "ALLOFF"} {
+		body := map[string]any{"code": code, "type": "fixed", "amount_off": 100}
+		if code == "ALLOFF" {
+			body = map[string]any{"code": code, "type": "percentage", "percent_off": 100}
+		}
+		r := env.Post("/v1/discounts", acc.Key, body)
+		require.Equal(t, 201, r.Status, "%s", r.Body)
+	}
+	slug := l["slug"].(string)
+	warm := startCheckout(t, env, slug, url.Values{"email": {uniqueEmail("budget")}, "discount_code": {"tenoff"}})
+	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(warm, 900, "usd")))
+	status, body, _ := postCheckout(t, env, slug, url.Values{"email": {uniqueEmail("warm")}, "discount_code": {"alloff"}})
+	require.Equal(t, 303, status, body)
+	time.Sleep(50 * time.Millisecond)
+
+	before := env.Server.DB.Queries()
+	id := startCheckout(t, env, slug, url.Values{"email": {uniqueEmail("budget")}, "discount_code": {"tenoff"}})
+	require.Equal(t, int64(codeCheckoutStatements), env.Server.DB.Queries()-before, "statements of a checkout with a code")
+	time.Sleep(50 * time.Millisecond)
+	before = env.Server.DB.Queries()
+	require.NoError(t, env.Server.Resolver.ApplyProcessorEvent(context.Background(), sandbox.PaymentSucceeded(id, 900, "usd")))
+	require.Equal(t, int64(codePaymentStatements), env.Server.DB.Queries()-before, "statements of a payment with a code")
+	time.Sleep(50 * time.Millisecond)
+	before = env.Server.DB.Queries()
+	status, body, _ = postCheckout(t, env, slug, url.Values{"email": {uniqueEmail("budget")}, "discount_code": {"alloff"}})
+	require.Equal(t, 303, status, body)
+	require.Equal(t, int64(codeFreeOrderStatements), env.Server.DB.Queries()-before, "statements of a free order by a code")
+}

@@ -79,11 +79,17 @@ over REST or GraphQL first.)
 ## Selling to a buyer
 
 A custom storefront or a buyer's agent starts a checkout of one of the account's published listings
-with POST {base}/v1/checkouts {"listing_id", "buyer_email"?, "amount"?, "checkout_data"?} (GraphQL
-createCheckout, MCP create_checkout): the url where the buyer pays (the processor's checkout) and
-the pending order, through the product page's checks. amount is the buyer's amount on a
-pay-what-you-want listing; an amount of 0 is a free order, paid at once (the url is its thank-you
-page). Without buyer_email the processor's checkout asks the buyer for it.
+with POST {base}/v1/checkouts {"listing_id", "buyer_email"?, "amount"?, "discount_code"?,
+"checkout_data"?} (GraphQL createCheckout, MCP create_checkout): the url where the buyer pays (the
+processor's checkout) and the pending order, through the product page's checks. amount is the
+buyer's amount on a pay-what-you-want listing; an amount of 0 is a free order, paid at once (the url
+is its thank-you page). Without buyer_email the processor's checkout asks the buyer for it.
+discount_code applies one of the seller's codes (the result's discount says what it took off); a
+refused code is validation_error at discount_code with the buyer's reason.
+
+Discount codes: create_discount (POST {base}/v1/discounts) makes a code; its readiness says whether
+buyers can use it now (usable) and what to do otherwise; its share_url opens the product page (or
+the store page) with the code applied.
 
 ## Conventions
 
