@@ -209,4 +209,24 @@ func TestStripeCheckoutChargesThePipelineAmount(t *testing.T) {
 		require.False(t, strings.HasPrefix(k, "discounts") || strings.Contains(k, "coupon") || strings.Contains(k, "promotion"),
 			"no Stripe coupons or promotion codes: %s", k)
 	}
+
+	// With a 20 % code, Stripe is sent the discounted amount and the fee on
+	// it, still as inline price data and never as a coupon.
+	code := "YEN20" + strings.ToUpper(testkit.Unique())[:6]
+	d := env.Post("/v1/discounts", acc.Key, map[string]any{"code": code, "type": "percentage", "percent_off": 20})
+	require.Equal(t, 201, d.Status, "%s", d.Body)
+	status, body, _ = postCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("px")}, "discount_code": {strings.ToLower(code)}})
+	require.Equal(t, 303, status, body)
+	cs = rec.last("/v1/checkout/sessions")
+	o = env.Get("/v1/orders/"+cs.Form.Get("metadata[order_id]"), acc.Key).JSON(t)
+	require.Equal(t, 1500.0, o["subtotal"])
+	require.Equal(t, map[string]any{"id": d.JSON(t)["id"], "code": code, "amount": 300.0}, o["discount"])
+	require.Equal(t, 1200.0, o["amount"])
+	require.Equal(t, 60.0, o["platform_fee"], "5 % of the discounted amount")
+	require.Equal(t, "1200", cs.Form.Get("line_items[0][price_data][unit_amount]"))
+	require.Equal(t, "60", cs.Form.Get("payment_intent_data[application_fee_amount]"))
+	for k := range cs.Form {
+		require.False(t, strings.HasPrefix(k, "discounts") || strings.Contains(k, "coupon") || strings.Contains(k, "promotion"),
+			"no Stripe coupons or promotion codes: %s", k)
+	}
 }
