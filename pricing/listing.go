@@ -62,6 +62,14 @@ func (lp ListingPrice) Bounds() *Bounds {
 // once the rest holds.
 func CheckListing(lp ListingPrice, code string) error {
 	var f problem.Fields
+	// money writes an amount as people write it once the currency is
+	// known, else in the smallest currency unit.
+	money := func(v int64) string {
+		if _, ok := currency.Lookup(code); ok {
+			return currency.Format(v, code)
+		}
+		return fmt.Sprintf("%d in the smallest currency unit", v)
+	}
 	switch lp.Pricing {
 	case Fixed:
 		if lp.Price < 1 || lp.Price > MaxAmount {
@@ -84,7 +92,7 @@ func CheckListing(lp ListingPrice, code string) error {
 			case *m < 1 || *m > MaxAmount:
 				f.Add("maximum_price", fmt.Sprintf("maximum_price must be 1 to %d in the smallest currency unit", MaxAmount))
 			case priceOK && *m < lp.Price:
-				f.Add("maximum_price", "maximum_price must be at least price (the minimum)")
+				f.Add("maximum_price", fmt.Sprintf("maximum_price must be at least price (%s, the minimum)", money(lp.Price)))
 			default:
 				top = *m
 			}
@@ -92,9 +100,9 @@ func CheckListing(lp ListingPrice, code string) error {
 		if s := lp.Suggested; s != nil {
 			switch {
 			case priceOK && *s < lp.Price:
-				f.Add("suggested_price", "suggested_price must be at least price (the minimum)")
+				f.Add("suggested_price", fmt.Sprintf("suggested_price must be at least price (%s, the minimum)", money(lp.Price)))
 			case *s < 0 || *s > top:
-				f.Add("suggested_price", fmt.Sprintf("suggested_price must be at most maximum_price (%d)", top))
+				f.Add("suggested_price", fmt.Sprintf("suggested_price must be at most maximum_price (%s)", money(top)))
 			}
 		}
 	default:
