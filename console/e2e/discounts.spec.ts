@@ -284,7 +284,7 @@ test('an order that used the code: subtotal, discount and amount', async ({ brow
   const orders = await request.get(`/v1/orders?listing=${mossId}`, { headers: { Authorization: `Bearer ${key}` } });
   const bought = (await orders.json()).data[0];
   orderId = bought.id;
-  expect([bought.subtotal, bought.discount?.code, bought.discount?.amount, bought.amount]).toEqual([1200, 'SPRING25', 360, 840]);
+  expect([bought.subtotal, bought.discount?.id, bought.discount?.code, bought.discount?.amount, bought.amount]).toEqual([1200, springId, 'SPRING25', 360, 840]);
 
   await page.goto('/console/orders');
   const row = page.getByRole('row', { name: /Moss field guide/ });
