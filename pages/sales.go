@@ -63,17 +63,9 @@ func (s *Site) product(w http.ResponseWriter, r *http.Request) {
 		s.renderProduct(w, r, p, err, nil, nil)
 		return
 	}
-	p, out, err := s.Resolver.ApplyCode(r.Context(), slug, url.Values{"discount_code": {code}})
-	if err != nil || out == nil {
-		s.renderProduct(w, r, p, err, nil, nil)
-		return
-	}
-	status := http.StatusOK
-	if out.Status == http.StatusTooManyRequests {
-		status = out.Status
-		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
-	}
-	s.renderProductStatus(w, r, p, nil, out.Errors, out.Values, status)
+	// A shared link opens the page whatever the code: 200 unless the
+	// buyer's tries ran out.
+	s.applyCode(w, r, slug, url.Values{"discount_code": {code}}, http.StatusOK)
 }
 
 func (s *Site) renderProduct(w http.ResponseWriter, r *http.Request, p *resolvers.ProductPage, err error, errs map[string]string, values url.Values) {
@@ -134,7 +126,7 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 	}
 	slug := chi.URLParam(r, "slug")
 	if r.PostForm.Has("apply") {
-		s.applyCode(w, r, slug)
+		s.applyCode(w, r, slug, r.PostForm, 0)
 		return
 	}
 	out, err := s.Resolver.StartCheckout(r.Context(), slug, r.PostForm)
@@ -166,17 +158,22 @@ func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
 // named apply, posting the same form): the page again with the code
 // applied or refused at its field (422; 429 past the buyer's code tries),
 // every other field as typed, and no checkout started. An empty code
-// removes it (200).
-func (s *Site) applyCode(w http.ResponseWriter, r *http.Request, slug string) {
-	p, out, err := s.Resolver.ApplyCode(r.Context(), slug, r.PostForm)
+// removes it (200). A non-zero refusedStatus answers in place of the
+// refusal's own status (a ?code= link opens with 200); running out of
+// tries is 429 either way.
+func (s *Site) applyCode(w http.ResponseWriter, r *http.Request, slug string, form url.Values, refusedStatus int) {
+	p, out, err := s.Resolver.ApplyCode(r.Context(), slug, form)
 	if err != nil || out == nil {
 		s.renderProduct(w, r, p, err, nil, nil)
 		return
 	}
-	if out.Status == http.StatusTooManyRequests {
+	status := out.Status
+	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
+	} else if refusedStatus != 0 {
+		status = refusedStatus
 	}
-	s.renderProductStatus(w, r, p, nil, out.Errors, out.Values, out.Status)
+	s.renderProductStatus(w, r, p, nil, out.Errors, out.Values, status)
 }
 
 type thankYouData struct {
