@@ -57,10 +57,17 @@ type Listing struct {
 	UTMCampaign       *string           `bun:"utm_campaign"`
 	Metadata          map[string]string `bun:"metadata,type:jsonb"`
 	DeliverablesCount int               `bun:"deliverables_count"`
-	CreatedAt         time.Time         `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt         time.Time         `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
-	PublishedAt       *time.Time        `bun:"published_at"`
-	DeletedAt         *time.Time        `bun:"deleted_at"`
+	// The license (CONTRACT §20): LicenseEnabled false is `license: null`
+	// (the other three are then nil, nil and ""); a licensed listing is
+	// managed even without deliverables.
+	LicenseEnabled          bool       `bun:"license_enabled"`
+	LicenseActivationLimit  *int       `bun:"license_activation_limit"`
+	LicenseExpiresAfterDays *int       `bun:"license_expires_after_days"`
+	LicenseKeyPrefix        string     `bun:"license_key_prefix"`
+	CreatedAt               time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt               time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	PublishedAt             *time.Time `bun:"published_at"`
+	DeletedAt               *time.Time `bun:"deleted_at"`
 
 	// Seller is the listing's account, loaded only when a query asks for
 	// it (Relation("Seller"): one statement with the listing).

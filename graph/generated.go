@@ -323,6 +323,48 @@ type ComplexityRoot struct {
 		Variables func(childComplexity int) int
 	}
 
+	LicenseActivation struct {
+		CreatedAt   func(childComplexity int) int
+		Fingerprint func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Label       func(childComplexity int) int
+		LastSeenAt  func(childComplexity int) int
+		Metadata    func(childComplexity int) int
+		Object      func(childComplexity int) int
+	}
+
+	LicenseKey struct {
+		ActivationLimit  func(childComplexity int) int
+		Activations      func(childComplexity int) int
+		ActivationsCount func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		CustomerID       func(childComplexity int) int
+		ExpiresAt        func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Key              func(childComplexity int) int
+		LastValidatedAt  func(childComplexity int) int
+		ListingID        func(childComplexity int) int
+		Object           func(childComplexity int) int
+		OrderID          func(childComplexity int) int
+		Status           func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+	}
+
+	LicenseSettings struct {
+		ActivationLimit  func(childComplexity int) int
+		ExpiresAfterDays func(childComplexity int) int
+		KeyPrefix        func(childComplexity int) int
+	}
+
+	LicenseValidation struct {
+		Activation func(childComplexity int) int
+		Code       func(childComplexity int) int
+		LicenseKey func(childComplexity int) int
+		Object     func(childComplexity int) int
+		Token      func(childComplexity int) int
+		Valid      func(childComplexity int) int
+	}
+
 	Listing struct {
 		AllReviews       func(childComplexity int, first *int, after *string) int
 		CheckoutSchema   func(childComplexity int) int
@@ -524,6 +566,16 @@ type ComplexityRoot struct {
 		PayoutsEnabled func(childComplexity int) int
 		Status         func(childComplexity int) int
 		TestMode       func(childComplexity int) int
+	}
+
+	PublicLicenseKey struct {
+		ActivationLimit  func(childComplexity int) int
+		ActivationsCount func(childComplexity int) int
+		ExpiresAt        func(childComplexity int) int
+		ID               func(childComplexity int) int
+		ListingID        func(childComplexity int) int
+		Object           func(childComplexity int) int
+		Status           func(childComplexity int) int
 	}
 
 	Query struct {
@@ -1939,6 +1991,190 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GraphQLCall.Variables(childComplexity), true
 
+	case "LicenseActivation.createdAt":
+		if e.ComplexityRoot.LicenseActivation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.CreatedAt(childComplexity), true
+	case "LicenseActivation.fingerprint":
+		if e.ComplexityRoot.LicenseActivation.Fingerprint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.Fingerprint(childComplexity), true
+	case "LicenseActivation.id":
+		if e.ComplexityRoot.LicenseActivation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.ID(childComplexity), true
+	case "LicenseActivation.label":
+		if e.ComplexityRoot.LicenseActivation.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.Label(childComplexity), true
+	case "LicenseActivation.lastSeenAt":
+		if e.ComplexityRoot.LicenseActivation.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.LastSeenAt(childComplexity), true
+	case "LicenseActivation.metadata":
+		if e.ComplexityRoot.LicenseActivation.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.Metadata(childComplexity), true
+	case "LicenseActivation.object":
+		if e.ComplexityRoot.LicenseActivation.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseActivation.Object(childComplexity), true
+
+	case "LicenseKey.activationLimit":
+		if e.ComplexityRoot.LicenseKey.ActivationLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.ActivationLimit(childComplexity), true
+	case "LicenseKey.activations":
+		if e.ComplexityRoot.LicenseKey.Activations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.Activations(childComplexity), true
+	case "LicenseKey.activationsCount":
+		if e.ComplexityRoot.LicenseKey.ActivationsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.ActivationsCount(childComplexity), true
+	case "LicenseKey.createdAt":
+		if e.ComplexityRoot.LicenseKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.CreatedAt(childComplexity), true
+	case "LicenseKey.customerId":
+		if e.ComplexityRoot.LicenseKey.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.CustomerID(childComplexity), true
+	case "LicenseKey.expiresAt":
+		if e.ComplexityRoot.LicenseKey.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.ExpiresAt(childComplexity), true
+	case "LicenseKey.id":
+		if e.ComplexityRoot.LicenseKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.ID(childComplexity), true
+	case "LicenseKey.key":
+		if e.ComplexityRoot.LicenseKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.Key(childComplexity), true
+	case "LicenseKey.lastValidatedAt":
+		if e.ComplexityRoot.LicenseKey.LastValidatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.LastValidatedAt(childComplexity), true
+	case "LicenseKey.listingId":
+		if e.ComplexityRoot.LicenseKey.ListingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.ListingID(childComplexity), true
+	case "LicenseKey.object":
+		if e.ComplexityRoot.LicenseKey.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.Object(childComplexity), true
+	case "LicenseKey.orderId":
+		if e.ComplexityRoot.LicenseKey.OrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.OrderID(childComplexity), true
+	case "LicenseKey.status":
+		if e.ComplexityRoot.LicenseKey.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.Status(childComplexity), true
+	case "LicenseKey.updatedAt":
+		if e.ComplexityRoot.LicenseKey.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKey.UpdatedAt(childComplexity), true
+
+	case "LicenseSettings.activationLimit":
+		if e.ComplexityRoot.LicenseSettings.ActivationLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseSettings.ActivationLimit(childComplexity), true
+	case "LicenseSettings.expiresAfterDays":
+		if e.ComplexityRoot.LicenseSettings.ExpiresAfterDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseSettings.ExpiresAfterDays(childComplexity), true
+	case "LicenseSettings.keyPrefix":
+		if e.ComplexityRoot.LicenseSettings.KeyPrefix == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseSettings.KeyPrefix(childComplexity), true
+
+	case "LicenseValidation.activation":
+		if e.ComplexityRoot.LicenseValidation.Activation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.Activation(childComplexity), true
+	case "LicenseValidation.code":
+		if e.ComplexityRoot.LicenseValidation.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.Code(childComplexity), true
+	case "LicenseValidation.licenseKey":
+		if e.ComplexityRoot.LicenseValidation.LicenseKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.LicenseKey(childComplexity), true
+	case "LicenseValidation.object":
+		if e.ComplexityRoot.LicenseValidation.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.Object(childComplexity), true
+	case "LicenseValidation.token":
+		if e.ComplexityRoot.LicenseValidation.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.Token(childComplexity), true
+	case "LicenseValidation.valid":
+		if e.ComplexityRoot.LicenseValidation.Valid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseValidation.Valid(childComplexity), true
+
 	case "Listing.allReviews":
 		if e.ComplexityRoot.Listing.AllReviews == nil {
 			break
@@ -3006,6 +3242,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ProcessorStatus.TestMode(childComplexity), true
 
+	case "PublicLicenseKey.activationLimit":
+		if e.ComplexityRoot.PublicLicenseKey.ActivationLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.ActivationLimit(childComplexity), true
+	case "PublicLicenseKey.activationsCount":
+		if e.ComplexityRoot.PublicLicenseKey.ActivationsCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.ActivationsCount(childComplexity), true
+	case "PublicLicenseKey.expiresAt":
+		if e.ComplexityRoot.PublicLicenseKey.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.ExpiresAt(childComplexity), true
+	case "PublicLicenseKey.id":
+		if e.ComplexityRoot.PublicLicenseKey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.ID(childComplexity), true
+	case "PublicLicenseKey.listingId":
+		if e.ComplexityRoot.PublicLicenseKey.ListingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.ListingID(childComplexity), true
+	case "PublicLicenseKey.object":
+		if e.ComplexityRoot.PublicLicenseKey.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.Object(childComplexity), true
+	case "PublicLicenseKey.status":
+		if e.ComplexityRoot.PublicLicenseKey.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublicLicenseKey.Status(childComplexity), true
+
 	case "Query.customer":
 		if e.ComplexityRoot.Query.Customer == nil {
 			break
@@ -3647,7 +3926,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/licenses.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3666,6 +3945,7 @@ var sources = []*ast.Source{
 	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
 	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
+	{Name: "schema/licenses.graphqls", Input: sourceData("schema/licenses.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -4237,6 +4517,26 @@ func (ec *executionContext) childFields_GraphQLCall(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type GraphQLCall", field.Name)
 }
 
+func (ec *executionContext) childFields_LicenseActivation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_LicenseActivation_object(ctx, field)
+	case "id":
+		return ec.fieldContext_LicenseActivation_id(ctx, field)
+	case "fingerprint":
+		return ec.fieldContext_LicenseActivation_fingerprint(ctx, field)
+	case "label":
+		return ec.fieldContext_LicenseActivation_label(ctx, field)
+	case "metadata":
+		return ec.fieldContext_LicenseActivation_metadata(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LicenseActivation_createdAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_LicenseActivation_lastSeenAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseActivation", field.Name)
+}
+
 func (ec *executionContext) childFields_Listing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -4565,6 +4865,26 @@ func (ec *executionContext) childFields_ProcessorStatus(ctx context.Context, fie
 		return ec.fieldContext_ProcessorStatus_testMode(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ProcessorStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_PublicLicenseKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_PublicLicenseKey_object(ctx, field)
+	case "id":
+		return ec.fieldContext_PublicLicenseKey_id(ctx, field)
+	case "status":
+		return ec.fieldContext_PublicLicenseKey_status(ctx, field)
+	case "listingId":
+		return ec.fieldContext_PublicLicenseKey_listingId(ctx, field)
+	case "activationLimit":
+		return ec.fieldContext_PublicLicenseKey_activationLimit(ctx, field)
+	case "activationsCount":
+		return ec.fieldContext_PublicLicenseKey_activationsCount(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PublicLicenseKey_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublicLicenseKey", field.Name)
 }
 
 func (ec *executionContext) childFields_ReadinessRefresh(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10604,6 +10924,723 @@ func (ec *executionContext) fieldContext_GraphQLCall_variables(_ context.Context
 	return graphql.NewScalarFieldContext("GraphQLCall", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
+func (ec *executionContext) _LicenseActivation_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_id(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_fingerprint(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_fingerprint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fingerprint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_fingerprint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_label(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_metadata(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseActivation_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseActivation_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseActivation_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseActivation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_id(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_key(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_listingId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_listingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_listingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_orderId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_orderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_orderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_customerId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_status(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LicenseKeyStatus) graphql.Marshaler {
+			return ec.marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type LicenseKeyStatus does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_activationLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivationLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_activationLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_activationsCount(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_activationsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivationsCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_activationsCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_lastValidatedAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_lastValidatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastValidatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_lastValidatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_activations(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_activations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Activations, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LicenseActivation) graphql.Marshaler {
+			return ec.marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_activations(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseKey",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseActivation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LicenseKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKey_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKey_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKey_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseSettings_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseSettings_activationLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivationLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseSettings_activationLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseSettings", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseSettings_expiresAfterDays(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseSettings_expiresAfterDays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAfterDays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseSettings_expiresAfterDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseSettings", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseSettings_keyPrefix(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseSettings_keyPrefix(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyPrefix, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseSettings_keyPrefix(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseSettings", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseValidation_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseValidation_valid(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_valid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Valid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_valid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseValidation_code(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LicenseValidationCode) graphql.Marshaler {
+			return ec.marshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseValidation", field, false, false, errors.New("field of type LicenseValidationCode does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseValidation_licenseKey(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_licenseKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LicenseKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublicLicenseKey) graphql.Marshaler {
+			return ec.marshalNPublicLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐPublicLicenseKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_licenseKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublicLicenseKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LicenseValidation_activation(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_activation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Activation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseActivation) graphql.Marshaler {
+			return ec.marshalOLicenseActivation2ᚖcommerceᚋgraphᚋmodelᚐLicenseActivation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_activation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseActivation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LicenseValidation_token(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseValidation_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseValidation_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Listing_object(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -14878,6 +15915,167 @@ func (ec *executionContext) _ProcessorStatus_testMode(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_ProcessorStatus_testMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ProcessorStatus", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_object(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_id(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_status(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LicenseKeyStatus) graphql.Marshaler {
+			return ec.marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type LicenseKeyStatus does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_listingId(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_listingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_listingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_activationLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivationLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_activationLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_activationsCount(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_activationsCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActivationsCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_activationsCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublicLicenseKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicLicenseKey_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublicLicenseKey_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicLicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -19256,6 +20454,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Listing(ctx, sel, obj)
+	case *model.LicenseKey:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._LicenseKey(ctx, sel, obj)
 	case *model.File:
 		if obj == nil {
 			return graphql.Null
@@ -21521,6 +22724,288 @@ func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var licenseActivationImplementors = []string{"LicenseActivation"}
+
+func (ec *executionContext) _LicenseActivation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseActivation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseActivationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseActivation")
+		case "object":
+			out.Values[i] = ec._LicenseActivation_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._LicenseActivation_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fingerprint":
+			out.Values[i] = ec._LicenseActivation_fingerprint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._LicenseActivation_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "metadata":
+			out.Values[i] = ec._LicenseActivation_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._LicenseActivation_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._LicenseActivation_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseKeyImplementors = []string{"LicenseKey", "Node"}
+
+func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseKey")
+		case "object":
+			out.Values[i] = ec._LicenseKey_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._LicenseKey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._LicenseKey_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "listingId":
+			out.Values[i] = ec._LicenseKey_listingId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orderId":
+			out.Values[i] = ec._LicenseKey_orderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "customerId":
+			out.Values[i] = ec._LicenseKey_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._LicenseKey_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activationLimit":
+			out.Values[i] = ec._LicenseKey_activationLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "activationsCount":
+			out.Values[i] = ec._LicenseKey_activationsCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._LicenseKey_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lastValidatedAt":
+			out.Values[i] = ec._LicenseKey_lastValidatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "activations":
+			out.Values[i] = ec._LicenseKey_activations(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._LicenseKey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._LicenseKey_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseSettingsImplementors = []string{"LicenseSettings"}
+
+func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseSettings")
+		case "activationLimit":
+			out.Values[i] = ec._LicenseSettings_activationLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAfterDays":
+			out.Values[i] = ec._LicenseSettings_expiresAfterDays(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "keyPrefix":
+			out.Values[i] = ec._LicenseSettings_keyPrefix(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseValidationImplementors = []string{"LicenseValidation"}
+
+func (ec *executionContext) _LicenseValidation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseValidation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseValidation")
+		case "object":
+			out.Values[i] = ec._LicenseValidation_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "valid":
+			out.Values[i] = ec._LicenseValidation_valid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._LicenseValidation_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "licenseKey":
+			out.Values[i] = ec._LicenseValidation_licenseKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activation":
+			out.Values[i] = ec._LicenseValidation_activation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._LicenseValidation_token(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var listingImplementors = []string{"Listing", "Node"}
 
 func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, obj *model.Listing) graphql.Marshaler {
@@ -23146,6 +24631,74 @@ func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.Select
 		case "testMode":
 			out.Values[i] = ec._ProcessorStatus_testMode(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publicLicenseKeyImplementors = []string{"PublicLicenseKey"}
+
+func (ec *executionContext) _PublicLicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.PublicLicenseKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publicLicenseKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublicLicenseKey")
+		case "object":
+			out.Values[i] = ec._PublicLicenseKey_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._PublicLicenseKey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._PublicLicenseKey_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "listingId":
+			out.Values[i] = ec._PublicLicenseKey_listingId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activationLimit":
+			out.Values[i] = ec._PublicLicenseKey_activationLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "activationsCount":
+			out.Values[i] = ec._PublicLicenseKey_activationsCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PublicLicenseKey_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -25681,6 +27234,100 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseActivation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLicenseActivation2ᚖcommerceᚋgraphᚋmodelᚐLicenseActivation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLicenseActivation2ᚖcommerceᚋgraphᚋmodelᚐLicenseActivation(ctx context.Context, sel ast.SelectionSet, v *model.LicenseActivation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LicenseActivation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx context.Context, v any) (model.LicenseKeyStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx context.Context, sel ast.SelectionSet, v model.LicenseKeyStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus = map[string]model.LicenseKeyStatus{
+		"ACTIVE":   model.LicenseKeyStatusActive,
+		"DISABLED": model.LicenseKeyStatusDisabled,
+		"REVOKED":  model.LicenseKeyStatusRevoked,
+		"EXPIRED":  model.LicenseKeyStatusExpired,
+	}
+	marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus = map[model.LicenseKeyStatus]string{
+		model.LicenseKeyStatusActive:   "ACTIVE",
+		model.LicenseKeyStatusDisabled: "DISABLED",
+		model.LicenseKeyStatusRevoked:  "REVOKED",
+		model.LicenseKeyStatusExpired:  "EXPIRED",
+	}
+)
+
+func (ec *executionContext) unmarshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode(ctx context.Context, v any) (model.LicenseValidationCode, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode(ctx context.Context, sel ast.SelectionSet, v model.LicenseValidationCode) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode = map[string]model.LicenseValidationCode{
+		"VALID":            model.LicenseValidationCodeValid,
+		"EXPIRED":          model.LicenseValidationCodeExpired,
+		"DISABLED":         model.LicenseValidationCodeDisabled,
+		"REVOKED":          model.LicenseValidationCodeRevoked,
+		"NOT_ACTIVATED":    model.LicenseValidationCodeNotActivated,
+		"LISTING_MISMATCH": model.LicenseValidationCodeListingMismatch,
+	}
+	marshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode = map[model.LicenseValidationCode]string{
+		model.LicenseValidationCodeValid:           "VALID",
+		model.LicenseValidationCodeExpired:         "EXPIRED",
+		model.LicenseValidationCodeDisabled:        "DISABLED",
+		model.LicenseValidationCodeRevoked:         "REVOKED",
+		model.LicenseValidationCodeNotActivated:    "NOT_ACTIVATED",
+		model.LicenseValidationCodeListingMismatch: "LISTING_MISMATCH",
+	}
+)
+
 func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx context.Context, sel ast.SelectionSet, v *model.Listing) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -26077,6 +27724,16 @@ func (ec *executionContext) marshalNProcessorStatus2ᚖcommerceᚋgraphᚋmodel�
 		return graphql.Null
 	}
 	return ec._ProcessorStatus(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublicLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐPublicLicenseKey(ctx context.Context, sel ast.SelectionSet, v *model.PublicLicenseKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublicLicenseKey(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNReadinessRefresh2ᚖcommerceᚋgraphᚋmodelᚐReadinessRefresh(ctx context.Context, sel ast.SelectionSet, v *model.ReadinessRefresh) graphql.Marshaler {
@@ -27204,6 +28861,13 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalInt64(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOLicenseActivation2ᚖcommerceᚋgraphᚋmodelᚐLicenseActivation(ctx context.Context, sel ast.SelectionSet, v *model.LicenseActivation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LicenseActivation(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx context.Context, sel ast.SelectionSet, v *model.Listing) graphql.Marshaler {

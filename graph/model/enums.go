@@ -532,3 +532,46 @@ func (v DiscountStatus) Valid() bool {
 	}
 	return false
 }
+
+// LicenseKeyStatus: the status of a license key (CONTRACT §20).
+type LicenseKeyStatus string
+
+// The values of LicenseKeyStatus.
+const (
+	LicenseKeyStatusActive   LicenseKeyStatus = "active"   // The key activates and validates.
+	LicenseKeyStatusDisabled LicenseKeyStatus = "disabled" // Turned off by the seller.
+	LicenseKeyStatusRevoked  LicenseKeyStatus = "revoked"  // The order was refunded or its dispute lost.
+	LicenseKeyStatusExpired  LicenseKeyStatus = "expired"  // Its expiresAt has passed.
+)
+
+// Valid reports whether v is one of the values of LicenseKeyStatus.
+func (v LicenseKeyStatus) Valid() bool {
+	switch v {
+	case LicenseKeyStatusActive, LicenseKeyStatusDisabled, LicenseKeyStatusRevoked, LicenseKeyStatusExpired:
+		return true
+	}
+	return false
+}
+
+// LicenseValidationCode: what a license validation found (CONTRACT §20).
+type LicenseValidationCode string
+
+// The values of LicenseValidationCode.
+const (
+	LicenseValidationCodeValid           LicenseValidationCode = "valid"            // The key is active (on the device, for the listing given).
+	LicenseValidationCodeExpired         LicenseValidationCode = "expired"          // The key's expiresAt has passed.
+	LicenseValidationCodeDisabled        LicenseValidationCode = "disabled"         // The seller turned the key off.
+	LicenseValidationCodeRevoked         LicenseValidationCode = "revoked"          // The order was refunded or its dispute lost.
+	LicenseValidationCodeNotActivated    LicenseValidationCode = "not_activated"    // The key is not active on the fingerprint given.
+	LicenseValidationCodeListingMismatch LicenseValidationCode = "listing_mismatch" // The key is for another listing.
+)
+
+// Valid reports whether v is one of the values of LicenseValidationCode.
+func (v LicenseValidationCode) Valid() bool {
+	switch v {
+	case LicenseValidationCodeValid, LicenseValidationCodeExpired, LicenseValidationCodeDisabled,
+		LicenseValidationCodeRevoked, LicenseValidationCodeNotActivated, LicenseValidationCodeListingMismatch:
+		return true
+	}
+	return false
+}

@@ -719,6 +719,7 @@ export type DiscountExistsQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null };
 
 export type FulfillOrderMutationVariables = Exact<{
@@ -851,6 +852,7 @@ export type ListingTitlesQueryVariables = Exact<{
 
 
 export type ListingTitlesQuery = { nodes: Array<
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }

@@ -1,0 +1,68 @@
+package model
+
+import "time"
+
+// LicenseSettings are a listing's license terms (CONTRACT §20).
+type LicenseSettings struct {
+	ActivationLimit  *int   `json:"activation_limit"`
+	ExpiresAfterDays *int   `json:"expires_after_days"`
+	KeyPrefix        string `json:"key_prefix"`
+}
+
+// LicenseKey is a license key, seller view (CONTRACT §20).
+type LicenseKey struct {
+	Object           string               `json:"object"`
+	ID               string               `json:"id"`
+	Key              string               `json:"key"`
+	ListingID        string               `json:"listing_id"`
+	OrderID          string               `json:"order_id"`
+	CustomerID       *string              `json:"customer_id"`
+	Status           LicenseKeyStatus     `json:"status"`
+	ActivationLimit  *int                 `json:"activation_limit"`
+	ActivationsCount int                  `json:"activations_count"`
+	ExpiresAt        *time.Time           `json:"expires_at"`
+	LastValidatedAt  *time.Time           `json:"last_validated_at"`
+	Activations      []*LicenseActivation `json:"activations"`
+	CreatedAt        time.Time            `json:"created_at"`
+	UpdatedAt        time.Time            `json:"updated_at"`
+	// AccountID scopes the key; never encoded.
+	AccountID string `json:"-"`
+}
+
+// GetID returns the license key id.
+func (k *LicenseKey) GetID() string { return k.ID }
+
+// LicenseActivation is one device a license key is active on.
+type LicenseActivation struct {
+	Object      string         `json:"object"`
+	ID          string         `json:"id"`
+	Fingerprint string         `json:"fingerprint"`
+	Label       *string        `json:"label"`
+	Metadata    map[string]any `json:"metadata"`
+	CreatedAt   time.Time      `json:"created_at"`
+	LastSeenAt  time.Time      `json:"last_seen_at"`
+}
+
+// PublicLicenseKey is a license key as the public API shows it: never the
+// order, the buyer or other devices.
+type PublicLicenseKey struct {
+	Object           string           `json:"object"`
+	ID               string           `json:"id"`
+	Status           LicenseKeyStatus `json:"status"`
+	ListingID        string           `json:"listing_id"`
+	ActivationLimit  *int             `json:"activation_limit"`
+	ActivationsCount int              `json:"activations_count"`
+	ExpiresAt        *time.Time       `json:"expires_at"`
+}
+
+// LicenseValidation is the public API's answer to an activation or a
+// validation. Activation is always encoded (null when none); Token only
+// when Valid.
+type LicenseValidation struct {
+	Object     string                `json:"object"`
+	Valid      bool                  `json:"valid"`
+	Code       LicenseValidationCode `json:"code"`
+	LicenseKey *PublicLicenseKey     `json:"license_key"`
+	Activation *LicenseActivation    `json:"activation"`
+	Token      *string               `json:"token"`
+}
