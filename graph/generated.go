@@ -420,6 +420,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ActivateLicense       func(childComplexity int, input model.ActivateLicenseInput) int
 		AddDeliverable        func(childComplexity int, listingID string, input model.DeliverableInput) int
 		ChangePlan            func(childComplexity int, input model.ChangePlanInput) int
 		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
@@ -429,6 +430,7 @@ type ComplexityRoot struct {
 		CreateDiscount        func(childComplexity int, input model.CreateDiscountInput) int
 		CreateListing         func(childComplexity int, input model.CreateListingInput) int
 		CreateWebhook         func(childComplexity int, input model.CreateWebhookInput) int
+		DeactivateLicense     func(childComplexity int, input model.DeactivateLicenseInput) int
 		DeleteAPIKey          func(childComplexity int, id string) int
 		DeleteAccount         func(childComplexity int) int
 		DeleteDiscount        func(childComplexity int, id string) int
@@ -454,6 +456,7 @@ type ComplexityRoot struct {
 		UpdateStore           func(childComplexity int, input model.UpdateStoreInput) int
 		UpdateWebhook         func(childComplexity int, id string, input model.UpdateWebhookInput) int
 		UploadFile            func(childComplexity int, file graphql.Upload, purpose model.FilePurpose) int
+		ValidateLicense       func(childComplexity int, input model.ValidateLicenseInput) int
 		VerifyBootstrap       func(childComplexity int, input model.BootstrapVerifyInput) int
 	}
 
@@ -746,6 +749,9 @@ type MutationResolver interface {
 	CreateDiscount(ctx context.Context, input model.CreateDiscountInput) (*model.Discount, error)
 	UpdateDiscount(ctx context.Context, id string, input model.UpdateDiscountInput) (*model.Discount, error)
 	DeleteDiscount(ctx context.Context, id string) (*bool, error)
+	ActivateLicense(ctx context.Context, input model.ActivateLicenseInput) (*model.LicenseValidation, error)
+	ValidateLicense(ctx context.Context, input model.ValidateLicenseInput) (*model.LicenseValidation, error)
+	DeactivateLicense(ctx context.Context, input model.DeactivateLicenseInput) (*bool, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -2419,6 +2425,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.McpCall.Tool(childComplexity), true
 
+	case "Mutation.activateLicense":
+		if e.ComplexityRoot.Mutation.ActivateLicense == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_activateLicense_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ActivateLicense(childComplexity, args["input"].(model.ActivateLicenseInput)), true
 	case "Mutation.addDeliverable":
 		if e.ComplexityRoot.Mutation.AddDeliverable == nil {
 			break
@@ -2513,6 +2530,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["input"].(model.CreateWebhookInput)), true
+	case "Mutation.deactivateLicense":
+		if e.ComplexityRoot.Mutation.DeactivateLicense == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deactivateLicense_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeactivateLicense(childComplexity, args["input"].(model.DeactivateLicenseInput)), true
 	case "Mutation.deleteApiKey":
 		if e.ComplexityRoot.Mutation.DeleteAPIKey == nil {
 			break
@@ -2768,6 +2796,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["file"].(graphql.Upload), args["purpose"].(model.FilePurpose)), true
+	case "Mutation.validateLicense":
+		if e.ComplexityRoot.Mutation.ValidateLicense == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_validateLicense_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ValidateLicense(childComplexity, args["input"].(model.ValidateLicenseInput)), true
 	case "Mutation.verifyBootstrap":
 		if e.ComplexityRoot.Mutation.VerifyBootstrap == nil {
 			break
@@ -3817,6 +3856,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputActivateLicenseInput,
 		ec.unmarshalInputBootstrapInput,
 		ec.unmarshalInputBootstrapStoreInput,
 		ec.unmarshalInputBootstrapVerifyInput,
@@ -3827,6 +3867,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateDiscountInput,
 		ec.unmarshalInputCreateListingInput,
 		ec.unmarshalInputCreateWebhookInput,
+		ec.unmarshalInputDeactivateLicenseInput,
 		ec.unmarshalInputDeliverableInput,
 		ec.unmarshalInputFulfillInput,
 		ec.unmarshalInputSignInInput,
@@ -3835,6 +3876,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateListingInput,
 		ec.unmarshalInputUpdateStoreInput,
 		ec.unmarshalInputUpdateWebhookInput,
+		ec.unmarshalInputValidateLicenseInput,
 	)
 	first := true
 
@@ -3926,7 +3968,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/licenses.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3946,6 +3988,7 @@ var sources = []*ast.Source{
 	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
 	{Name: "schema/licenses.graphqls", Input: sourceData("schema/licenses.graphqls"), BuiltIn: false},
+	{Name: "schema/licenses_public.graphqls", Input: sourceData("schema/licenses_public.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
@@ -4535,6 +4578,24 @@ func (ec *executionContext) childFields_LicenseActivation(ctx context.Context, f
 		return ec.fieldContext_LicenseActivation_lastSeenAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LicenseActivation", field.Name)
+}
+
+func (ec *executionContext) childFields_LicenseValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_LicenseValidation_object(ctx, field)
+	case "valid":
+		return ec.fieldContext_LicenseValidation_valid(ctx, field)
+	case "code":
+		return ec.fieldContext_LicenseValidation_code(ctx, field)
+	case "licenseKey":
+		return ec.fieldContext_LicenseValidation_licenseKey(ctx, field)
+	case "activation":
+		return ec.fieldContext_LicenseValidation_activation(ctx, field)
+	case "token":
+		return ec.fieldContext_LicenseValidation_token(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseValidation", field.Name)
 }
 
 func (ec *executionContext) childFields_Listing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5513,6 +5574,20 @@ func (ec *executionContext) field_Listing_allReviews_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_activateLicense_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ActivateLicenseInput, error) {
+			return ec.unmarshalNActivateLicenseInput2commerceᚋgraphᚋmodelᚐActivateLicenseInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addDeliverable_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5625,6 +5700,20 @@ func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateWebhookInput, error) {
 			return ec.unmarshalNCreateWebhookInput2commerceᚋgraphᚋmodelᚐCreateWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deactivateLicense_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeactivateLicenseInput, error) {
+			return ec.unmarshalNDeactivateLicenseInput2commerceᚋgraphᚋmodelᚐDeactivateLicenseInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5988,6 +6077,20 @@ func (ec *executionContext) field_Mutation_uploadFile_args(ctx context.Context, 
 		return nil, err
 	}
 	args["purpose"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_validateLicense_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ValidateLicenseInput, error) {
+			return ec.unmarshalNValidateLicenseInput2commerceᚋgraphᚋmodelᚐValidateLicenseInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -13345,6 +13448,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_activateLicense(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_activateLicense(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ActivateLicense(ctx, fc.Args["input"].(model.ActivateLicenseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseValidation) graphql.Marshaler {
+			return ec.marshalOLicenseValidation2ᚖcommerceᚋgraphᚋmodelᚐLicenseValidation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_activateLicense(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_activateLicense_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_validateLicense(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_validateLicense(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ValidateLicense(ctx, fc.Args["input"].(model.ValidateLicenseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseValidation) graphql.Marshaler {
+			return ec.marshalOLicenseValidation2ᚖcommerceᚋgraphᚋmodelᚐLicenseValidation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_validateLicense(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_validateLicense_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deactivateLicense(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deactivateLicense(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeactivateLicense(ctx, fc.Args["input"].(model.DeactivateLicenseInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deactivateLicense(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deactivateLicense_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createListing(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19326,6 +19561,64 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputActivateLicenseInput(ctx context.Context, obj any) (model.ActivateLicenseInput, error) {
+	var it model.ActivateLicenseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "fingerprint", "label", "metadata", "listingId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "fingerprint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fingerprint"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Fingerprint = data
+		case "label":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("label"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Label = data
+		case "metadata":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadata"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Metadata = data
+		case "listingId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("listingId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ListingID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputBootstrapInput(ctx context.Context, obj any) (model.BootstrapInput, error) {
 	var it model.BootstrapInput
 	if obj == nil {
@@ -19913,6 +20206,50 @@ func (ec *executionContext) unmarshalInputCreateWebhookInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDeactivateLicenseInput(ctx context.Context, obj any) (model.DeactivateLicenseInput, error) {
+	var it model.DeactivateLicenseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "fingerprint", "activationId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "fingerprint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fingerprint"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Fingerprint = data
+		case "activationId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activationId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActivationID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputDeliverableInput(ctx context.Context, obj any) (model.DeliverableInput, error) {
 	var it model.DeliverableInput
 	if obj == nil {
@@ -20421,6 +20758,50 @@ func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context
 				return it, err
 			}
 			it.Status = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputValidateLicenseInput(ctx context.Context, obj any) (model.ValidateLicenseInput, error) {
+	var it model.ValidateLicenseInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"key", "fingerprint", "listingId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "fingerprint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fingerprint"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Fingerprint = data
+		case "listingId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("listingId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ListingID = data
 		}
 	}
 	return it, nil
@@ -23611,6 +23992,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "activateLicense":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_activateLicense(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "validateLicense":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_validateLicense(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deactivateLicense":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deactivateLicense(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createListing":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createListing(ctx, field)
@@ -26445,6 +26847,11 @@ func (ec *executionContext) marshalNActionResolve2ᚖcommerceᚋgraphᚋmodelᚐ
 	return ec._ActionResolve(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNActivateLicenseInput2commerceᚋgraphᚋmodelᚐActivateLicenseInput(ctx context.Context, v any) (model.ActivateLicenseInput, error) {
+	res, err := ec.unmarshalInputActivateLicenseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -26761,6 +27168,11 @@ func (ec *executionContext) marshalNCustomerEdge2ᚖcommerceᚋgraphᚋmodelᚐC
 	return ec._CustomerEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNDeactivateLicenseInput2commerceᚋgraphᚋmodelᚐDeactivateLicenseInput(ctx context.Context, v any) (model.DeactivateLicenseInput, error) {
+	res, err := ec.unmarshalInputDeactivateLicenseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Deliverable) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -27004,20 +27416,24 @@ func (ec *executionContext) marshalNEventType2commerceᚋgraphᚋmodelᚐEventTy
 
 var (
 	unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
-		"ORDER_PAID":           model.EventTypeOrderPaid,
-		"ORDER_FULFILLED":      model.EventTypeOrderFulfilled,
-		"ORDER_REFUNDED":       model.EventTypeOrderRefunded,
-		"ORDER_DISPUTED":       model.EventTypeOrderDisputed,
-		"ORDER_DISPUTE_CLOSED": model.EventTypeOrderDisputeClosed,
-		"ORDER_CANCELED":       model.EventTypeOrderCanceled,
+		"ORDER_PAID":              model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":         model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":          model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":          model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED":    model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":          model.EventTypeOrderCanceled,
+		"LICENSE_KEY_ACTIVATED":   model.EventTypeLicenseKeyActivated,
+		"LICENSE_KEY_DEACTIVATED": model.EventTypeLicenseKeyDeactivated,
 	}
 	marshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
-		model.EventTypeOrderPaid:          "ORDER_PAID",
-		model.EventTypeOrderFulfilled:     "ORDER_FULFILLED",
-		model.EventTypeOrderRefunded:      "ORDER_REFUNDED",
-		model.EventTypeOrderDisputed:      "ORDER_DISPUTED",
-		model.EventTypeOrderDisputeClosed: "ORDER_DISPUTE_CLOSED",
-		model.EventTypeOrderCanceled:      "ORDER_CANCELED",
+		model.EventTypeOrderPaid:             "ORDER_PAID",
+		model.EventTypeOrderFulfilled:        "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:         "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:         "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed:    "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:         "ORDER_CANCELED",
+		model.EventTypeLicenseKeyActivated:   "LICENSE_KEY_ACTIVATED",
+		model.EventTypeLicenseKeyDeactivated: "LICENSE_KEY_DEACTIVATED",
 	}
 )
 
@@ -27964,6 +28380,11 @@ func (ec *executionContext) marshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋg
 	return res
 }
 
+func (ec *executionContext) unmarshalNValidateLicenseInput2commerceᚋgraphᚋmodelᚐValidateLicenseInput(ctx context.Context, v any) (model.ValidateLicenseInput, error) {
+	res, err := ec.unmarshalInputValidateLicenseInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus(ctx context.Context, v any) (model.WebhookDeliveryStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus[tmp]
@@ -28695,20 +29116,24 @@ func (ec *executionContext) marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEven
 
 var (
 	unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
-		"ORDER_PAID":           model.EventTypeOrderPaid,
-		"ORDER_FULFILLED":      model.EventTypeOrderFulfilled,
-		"ORDER_REFUNDED":       model.EventTypeOrderRefunded,
-		"ORDER_DISPUTED":       model.EventTypeOrderDisputed,
-		"ORDER_DISPUTE_CLOSED": model.EventTypeOrderDisputeClosed,
-		"ORDER_CANCELED":       model.EventTypeOrderCanceled,
+		"ORDER_PAID":              model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":         model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":          model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":          model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED":    model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":          model.EventTypeOrderCanceled,
+		"LICENSE_KEY_ACTIVATED":   model.EventTypeLicenseKeyActivated,
+		"LICENSE_KEY_DEACTIVATED": model.EventTypeLicenseKeyDeactivated,
 	}
 	marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
-		model.EventTypeOrderPaid:          "ORDER_PAID",
-		model.EventTypeOrderFulfilled:     "ORDER_FULFILLED",
-		model.EventTypeOrderRefunded:      "ORDER_REFUNDED",
-		model.EventTypeOrderDisputed:      "ORDER_DISPUTED",
-		model.EventTypeOrderDisputeClosed: "ORDER_DISPUTE_CLOSED",
-		model.EventTypeOrderCanceled:      "ORDER_CANCELED",
+		model.EventTypeOrderPaid:             "ORDER_PAID",
+		model.EventTypeOrderFulfilled:        "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:         "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:         "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed:    "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:         "ORDER_CANCELED",
+		model.EventTypeLicenseKeyActivated:   "LICENSE_KEY_ACTIVATED",
+		model.EventTypeLicenseKeyDeactivated: "LICENSE_KEY_DEACTIVATED",
 	}
 )
 
@@ -28868,6 +29293,13 @@ func (ec *executionContext) marshalOLicenseActivation2ᚖcommerceᚋgraphᚋmode
 		return graphql.Null
 	}
 	return ec._LicenseActivation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLicenseValidation2ᚖcommerceᚋgraphᚋmodelᚐLicenseValidation(ctx context.Context, sel ast.SelectionSet, v *model.LicenseValidation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LicenseValidation(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx context.Context, sel ast.SelectionSet, v *model.Listing) graphql.Marshaler {

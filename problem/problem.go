@@ -35,6 +35,8 @@ const (
 	RateLimited                  Code = "rate_limited"
 	InvalidSession               Code = "invalid_session"
 	InvalidPasscode              Code = "invalid_passcode"
+	ActivationLimitReached       Code = "activation_limit_reached"
+	LicenseInactive              Code = "license_inactive"
 	InternalError                Code = "internal_error"
 )
 
@@ -58,6 +60,8 @@ var table = map[Code]codeInfo{
 	InvalidTransition:            {http.StatusConflict, "Invalid transition", "The order is not in a status that allows this operation."},
 	Conflict:                     {http.StatusConflict, "Conflict", "A constraint would be violated, such as the maximum number of deliverables."},
 	IdempotencyRequestInProgress: {http.StatusConflict, "Idempotent request in progress", "Another request with this Idempotency-Key is still being processed; retry shortly."},
+	ActivationLimitReached:       {http.StatusConflict, "Activation limit reached", "The license key is active on as many devices as it allows; current_count and max_count say how many, and manage_url is where the buyer deactivates one."},
+	LicenseInactive:              {http.StatusConflict, "License inactive", "The license key is disabled, revoked or expired (current_status says which), so it cannot be activated."},
 	FileTooLarge:                 {http.StatusRequestEntityTooLarge, "File too large", "The upload exceeds the limit for its purpose; max_bytes gives the limit."},
 	RefundNotAllowed:             {http.StatusUnprocessableEntity, "Refund not allowed", "The order cannot be refunded in its current status."},
 	MissingPaymentIntent:         {http.StatusUnprocessableEntity, "Missing payment", "The order has no payment to refund."},

@@ -17,8 +17,8 @@ func TestStatusTable(t *testing.T) {
 		"invalid_request": 400, "invalid_session": 400, "invalid_passcode": 400,
 		"authentication_error": 401, "permission_denied": 403, "not_found": 404, "method_not_allowed": 405,
 		"not_in_draft": 409, "publish_failed": 409, "invalid_transition": 409, "conflict": 409,
-		"idempotency_request_in_progress": 409, "file_too_large": 413,
-		"refund_not_allowed": 422, "missing_payment_intent": 422, "missing_processor_connection": 422,
+		"idempotency_request_in_progress": 409, "activation_limit_reached": 409, "license_inactive": 409,
+		"file_too_large": 413, "refund_not_allowed": 422, "missing_payment_intent": 422, "missing_processor_connection": 422,
 		"validation_error": 422, "idempotency_key_reuse": 422, "rate_limited": 429, "internal_error": 500,
 	}
 	require.Len(t, problem.Codes(), len(want))

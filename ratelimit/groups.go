@@ -39,6 +39,8 @@ var Groups = map[string]Group{
 	"free_orders":          {Name: "free_orders", Rules: perHour(5)},                 // per email and listing (CONTRACT §19)
 	"discount_tries":       {Name: "discount_tries", Rules: per(10, 10*time.Minute)}, // a buyer's code tries per IP (CONTRACT §19)
 	"public":               {Name: "public", Rules: perMinute(300)},                  // plans, ping: per IP
+	"licenses":             {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
+	"license_key":          {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
 	"default":              {Name: "default", Rules: perMinute(120)},
 }
 

@@ -304,6 +304,8 @@ func TestTableHasContractGroups(t *testing.T) {
 		"bootstrap_email": {5, time.Hour}, "bootstrap_ip": {20, time.Hour}, "public": {300, time.Minute},
 		"free_orders":    {5, time.Hour},         // CONTRACT §19: per email and listing
 		"discount_tries": {10, 10 * time.Minute}, // CONTRACT §19: a buyer's code tries per IP
+		"licenses":       {60, time.Minute},      // CONTRACT §20: the public license routes per IP
+		"license_key":    {20, time.Minute},      // CONTRACT §20: the public license routes per key
 		"default":        {120, time.Minute},
 	}
 	require.Len(t, ratelimit.Groups, len(want))

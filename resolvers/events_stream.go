@@ -242,8 +242,8 @@ func (r *Resolver) SubscribeEvents(ctx context.Context, after *string, types []s
 			return nil, problem.Validation("types", "types must name at least one event type, or be omitted for all")
 		}
 		for _, t := range types {
-			if !slices.Contains(OrderEventTypes, t) {
-				return nil, problem.Validation("types", "types must be among: "+strings.Join(OrderEventTypes, ", "))
+			if !slices.Contains(EventTypes, t) {
+				return nil, problem.Validation("types", "types must be among: "+strings.Join(EventTypes, ", "))
 			}
 		}
 	}

@@ -9,3 +9,7 @@ var (
 
 // LookupDiscountForCheckout is lookupDiscountForCheckout.
 var LookupDiscountForCheckout = (*Resolver).lookupDiscountForCheckout
+
+// IssueLicenseKey is issueLicenseKey: the license tests issue keys as
+// fulfilment will.
+var IssueLicenseKey = (*Resolver).issueLicenseKey

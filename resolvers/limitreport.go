@@ -8,8 +8,10 @@ import (
 )
 
 // LimitReport collects the outcomes of the rate-limit checks a resolver
-// makes itself (order redelivery: per order and per key), so that REST can
-// send the RateLimit-* headers of the binding rule.
+// makes itself (order redelivery: per order and per key; the public license
+// routes: per license key), with the route's own when REST's middleware
+// reports it (ReportLimit), so that REST can send the RateLimit-* headers of
+// the binding rule.
 type LimitReport struct {
 	mu      sync.Mutex
 	results []ratelimit.Result
@@ -22,6 +24,17 @@ func WithLimitReport(ctx context.Context) (context.Context, *LimitReport) {
 	lr := &LimitReport{}
 	return context.WithValue(ctx, limitReportKey{}, lr), lr
 }
+
+// LimitReportFrom returns the LimitReport ctx collects into, if any.
+func LimitReportFrom(ctx context.Context) (*LimitReport, bool) {
+	lr, ok := ctx.Value(limitReportKey{}).(*LimitReport)
+	return lr, ok
+}
+
+// ReportLimit adds the outcome of a check made outside the resolvers (a
+// route's group, charged by REST's middleware) to ctx's LimitReport, when
+// ctx has one.
+func ReportLimit(ctx context.Context, res ratelimit.Result) { reportLimit(ctx, res) }
 
 func reportLimit(ctx context.Context, res ratelimit.Result) {
 	if lr, ok := ctx.Value(limitReportKey{}).(*LimitReport); ok {

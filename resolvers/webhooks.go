@@ -26,8 +26,14 @@ import (
 // River job per event and subscribed endpoint, written in the transaction
 // that records the event; the worker signs, posts, and schedules retries.
 
-// OrderEventTypes are the subscribable event types.
+// OrderEventTypes are the six order events: what an endpoint created
+// without events receives (CONTRACT §12).
 var OrderEventTypes = []string{EventOrderPaid, EventOrderFulfilled, EventOrderRefunded, EventOrderDisputed, EventOrderDisputeClosed, EventOrderCanceled}
+
+// EventTypes are every event type of the log, each subscribable: the order
+// events, then the license key events (CONTRACT §20), which reach only the
+// endpoints that list them.
+var EventTypes = append(slices.Clone(OrderEventTypes), EventLicenseKeyActivated, EventLicenseKeyDeactivated)
 
 // maxEndpoints bounds an account's webhook endpoints.
 const maxEndpoints = 16
@@ -142,7 +148,7 @@ func validEvents(in []model.EventType) ([]string, bool) {
 	out := []string{}
 	for _, t := range in {
 		e := string(t)
-		if !slices.Contains(OrderEventTypes, e) {
+		if !slices.Contains(EventTypes, e) {
 			return nil, false
 		}
 		if !slices.Contains(out, e) {
@@ -174,7 +180,7 @@ func (r *Resolver) CreateWebhook(ctx context.Context, in model.CreateWebhookInpu
 	}
 	events, ok := validEvents(in.Events)
 	if !ok {
-		f.Add("events", "events must be a non-empty list of: "+strings.Join(OrderEventTypes, ", "))
+		f.Add("events", "events must be a non-empty list of: "+strings.Join(EventTypes, ", "))
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
@@ -285,7 +291,7 @@ func (r *Resolver) UpdateWebhook(ctx context.Context, id string, in model.Update
 	if in.Events != nil {
 		var ok bool
 		if events, ok = validEvents(in.Events); !ok {
-			f.Add("events", "events must be a non-empty list of: "+strings.Join(OrderEventTypes, ", "))
+			f.Add("events", "events must be a non-empty list of: "+strings.Join(EventTypes, ", "))
 		}
 	}
 	if in.Status != nil && *in.Status != "enabled" && *in.Status != "disabled" {
@@ -553,8 +559,8 @@ func (r *Resolver) eventLog(ctx context.Context, after *string, limit *int, typ,
 		q = q.Where("seq > ?", seq)
 	}
 	if typ != nil {
-		if !slices.Contains(OrderEventTypes, *typ) {
-			return nil, problem.Validation("type", "type must be one of: "+strings.Join(OrderEventTypes, ", "))
+		if !slices.Contains(EventTypes, *typ) {
+			return nil, problem.Validation("type", "type must be one of: "+strings.Join(EventTypes, ", "))
 		}
 		q = q.Where("type = ?", *typ)
 	}

@@ -184,14 +184,16 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 	for _, v := range s.types["EventType"].EnumValues {
 		events = append(events, v.Name)
 	}
-	require.ElementsMatch(t, []string{"ORDER_PAID", "ORDER_FULFILLED", "ORDER_REFUNDED", "ORDER_DISPUTED", "ORDER_DISPUTE_CLOSED", "ORDER_CANCELED"}, events)
+	require.ElementsMatch(t, []string{"ORDER_PAID", "ORDER_FULFILLED", "ORDER_REFUNDED", "ORDER_DISPUTED", "ORDER_DISPUTE_CLOSED", "ORDER_CANCELED",
+		"LICENSE_KEY_ACTIVATED", "LICENSE_KEY_DEACTIVATED"}, events)
 
 	// Node and its implementations.
 	var nodes []string
 	for _, p := range s.types["Node"].PossibleTypes {
 		nodes = append(nodes, p.Name)
 	}
-	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount"}, nodes)
+	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount",
+		"LicenseKey"}, nodes)
 	for _, q := range []string{"node", "nodes"} {
 		fieldOf(t, s.types["Query"], q)
 	}

@@ -56,6 +56,10 @@ var exampleBodies = map[string]map[string]any{
 	"POST /v1/listings/{id}/deliverables": {"type": "text", "value": "hi", "token": "file_x"},
 	"POST /v1/checkouts": {"listing_id": "lst_x", "buyer_email": "buyer@example.com", "discount_code": "SAVE10",
 		"checkout_data": map[string]any{"size": "M", "ship": map[string]any{"line1": "1 Main St", "city": "Springfield"}}},
+	"POST /v1/licenses/activate": {"key": "APP-7K3QW-9XH2M-D4RT8-VB6NC", "fingerprint": "machine-1", "label": "Desk",
+		"metadata": map[string]any{"os": "linux"}, "listing_id": "lst_x"},
+	"POST /v1/licenses/validate":   {"key": "APP-7K3QW-9XH2M-D4RT8-VB6NC", "fingerprint": "machine-1", "listing_id": "lst_x"},
+	"POST /v1/licenses/deactivate": {"key": "APP-7K3QW-9XH2M-D4RT8-VB6NC", "fingerprint": "machine-1", "activation_id": "act_x"},
 }
 
 // routesWithoutJSONBody are the routes of the table that read no JSON body.

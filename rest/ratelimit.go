@@ -34,6 +34,7 @@ func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
 			res, err := a.Charge(r.Context(), group, Subject(r.Context()))
 			if res != nil {
 				SetLimitHeaders(w, res)
+				resolvers.ReportLimit(r.Context(), *res)
 			}
 			if err != nil {
 				a.Problems.Write(w, r, err)

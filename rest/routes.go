@@ -49,6 +49,12 @@ type Route struct {
 	// there is none, and Note says why.
 	GraphQL string
 	Note    string
+	// AnyOrigin routes are called from browsers of any origin: OPTIONS
+	// answers their CORS preflight and every response carries
+	// Access-Control-Allow-Origin: * (licenses.go). They also send the
+	// RateLimit-* headers of the binding one of the route's group and the
+	// resolver's own limits (resolvers.LimitReport).
+	AnyOrigin bool
 }
 
 // Routes is the /v1 facade: every route, declared once. Registration,
@@ -64,6 +70,13 @@ var Routes = []Route{
 	{Method: "POST", Path: "/v1/bootstrap/verify", Handler: (*API).verifyBootstrap, Access: Public, Group: "default", GraphQL: "Mutation.verifyBootstrap",
 		Note: "5 wrong passcodes end the session (the resolver counts them)"},
 	{Method: "POST", Path: "/v1/bootstrap/store", Handler: (*API).completeBootstrap, Access: Public, Group: "default", GraphQL: "Mutation.completeBootstrap"},
+
+	{Method: "POST", Path: "/v1/licenses/activate", Handler: (*API).activateLicense, Access: Public, Group: "licenses", GraphQL: "Mutation.activateLicense",
+		AnyOrigin: true, Note: "per client IP; the resolver adds 20 a minute per license key, and the headers report the binding one"},
+	{Method: "POST", Path: "/v1/licenses/validate", Handler: (*API).validateLicense, Access: Public, Group: "licenses", GraphQL: "Mutation.validateLicense",
+		AnyOrigin: true, Note: "per client IP; the resolver adds 20 a minute per license key, and the headers report the binding one"},
+	{Method: "POST", Path: "/v1/licenses/deactivate", Handler: (*API).deactivateLicense, Access: Public, Group: "licenses", GraphQL: "Mutation.deactivateLicense",
+		AnyOrigin: true, Note: "per client IP; the resolver adds 20 a minute per license key, and the headers report the binding one"},
 
 	{Method: "POST", Path: "/v1/processor/webhook", Handler: (*API).processorWebhook, Access: Signed,
 		Note: "processor to service: verified by signature, never limited; no GraphQL"},
@@ -176,7 +189,8 @@ func nodeGroup(args map[string]any) string {
 }
 
 // Routes registers every route of the table on r. A route's middleware
-// runs in this order: Authenticate (routes that need a key), RateLimit (its
+// runs in this order: the CORS headers and the limit report (AnyOrigin
+// routes), Authenticate (routes that need a key), RateLimit (its
 // group; it also reads the key's revocation markers), ConfirmKey (routes
 // that need a key: the markers, when no charge read them), Idempotent (every
 // POST but the processor's); then the input boundary checks the path ids and
@@ -184,6 +198,10 @@ func nodeGroup(args map[string]any) string {
 func (a *API) Routes(r chi.Router) {
 	for _, rt := range Routes {
 		var mw []func(http.Handler) http.Handler
+		if rt.AnyOrigin {
+			mw = append(mw, anyOrigin, collectLimits)
+			r.Options(rt.Path, preflight)
+		}
 		if rt.Access == Key {
 			// The key's revocation markers are read in the rate limit's
 			// Redis round trip, or by ConfirmKey when no group is charged.

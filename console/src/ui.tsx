@@ -327,6 +327,12 @@ export function Badge({ value }: { value: string }) {
   return <span className={`badge badge-${value.toLowerCase()}`}>{value.toLowerCase().replace(/_/g, ' ')}</span>;
 }
 
+/** An event type as the API writes it: ORDER_DISPUTE_CLOSED is order.dispute_closed, LICENSE_KEY_ACTIVATED license_key.activated. */
+export function eventName(type: string): string {
+  const s = type.toLowerCase();
+  return s.startsWith('license_key_') ? 'license_key.' + s.slice('license_key_'.length) : s.replace('_', '.');
+}
+
 export function label(value: string): string {
   const s = value.toLowerCase().replace(/_/g, ' ');
   return s.charAt(0).toUpperCase() + s.slice(1);

@@ -388,12 +388,17 @@ const (
 	EventTypeOrderDisputed      EventType = "order.disputed"       // order.disputed: a dispute was opened or changed.
 	EventTypeOrderDisputeClosed EventType = "order.dispute_closed" // order.dispute_closed: a dispute was won or lost.
 	EventTypeOrderCanceled      EventType = "order.canceled"       // order.canceled: the checkout was canceled or expired.
+	// license_key.activated: a license key was activated on a device (data: the license key, with the activation as data.activation). Only to endpoints that list it.
+	EventTypeLicenseKeyActivated EventType = "license_key.activated"
+	// license_key.deactivated: a device was freed from a license key (data: the license key, with the removed activation as data.activation). Only to endpoints that list it.
+	EventTypeLicenseKeyDeactivated EventType = "license_key.deactivated"
 )
 
 // Valid reports whether v is one of the values of EventType.
 func (v EventType) Valid() bool {
 	switch v {
-	case EventTypeOrderPaid, EventTypeOrderFulfilled, EventTypeOrderRefunded, EventTypeOrderDisputed, EventTypeOrderDisputeClosed, EventTypeOrderCanceled:
+	case EventTypeOrderPaid, EventTypeOrderFulfilled, EventTypeOrderRefunded, EventTypeOrderDisputed, EventTypeOrderDisputeClosed, EventTypeOrderCanceled,
+		EventTypeLicenseKeyActivated, EventTypeLicenseKeyDeactivated:
 		return true
 	}
 	return false

@@ -210,7 +210,7 @@ export type CreateListingInput = {
 
 /** A new webhook endpoint. */
 export type CreateWebhookInput = {
-  /** The event types to receive (default: all six). */
+  /** The event types to receive (default: the six order events; the LICENSE_KEY_* events only when listed). */
   events?: Array<EventType> | null | undefined;
   /** A name to recognise the endpoint by, at most 100 characters. */
   name?: string | null | undefined;
@@ -270,6 +270,10 @@ export type DisputeStatus =
 
 /** The type of an event of the log (and of a webhook delivery). */
 export type EventType =
+  /** license_key.activated: a license key was activated on a device (data: the license key, with the activation as data.activation). Only to endpoints that list it. */
+  | 'LICENSE_KEY_ACTIVATED'
+  /** license_key.deactivated: a device was freed from a license key (data: the license key, with the removed activation as data.activation). Only to endpoints that list it. */
+  | 'LICENSE_KEY_DEACTIVATED'
   /** order.canceled: the checkout was canceled or expired. */
   | 'ORDER_CANCELED'
   /** order.disputed: a dispute was opened or changed. */

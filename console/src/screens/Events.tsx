@@ -7,7 +7,7 @@ import { EventsSubscription, LatestEventsQuery } from '../ops';
 import type { EventsSubscription as EventsData } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link } from '../router';
-import { Empty, FormErrors, Loading, Page, Time, formatMoney } from '../ui';
+import { Empty, FormErrors, Loading, Page, Time, eventName, formatMoney } from '../ui';
 
 type Ev = EventsData['events'];
 
@@ -63,7 +63,7 @@ export function Events() {
             const currency = typeof d.currency === 'string' ? d.currency : null;
             return (
               <li key={e.id} data-testid="event">
-                <strong>{e.type.toLowerCase().replace('_', '.')}</strong>{' '}
+                <strong>{eventName(e.type)}</strong>{' '}
                 {e.orderId && <Link to={`/orders/${e.orderId}`}>{e.orderId}</Link>}{' '}
                 {typeof d.buyer_email === 'string' && <span>{d.buyer_email}</span>}{' '}
                 {amount !== null && <span>{formatMoney(amount, currency)}</span>}{' '}

@@ -5,9 +5,12 @@ import { useMutation, useQuery } from 'urql';
 import { CreateWebhook, DeleteWebhook, RetryWebhookEvent, TestWebhook, UpdateWebhook, WebhooksQuery } from '../ops';
 import type { EventType, TestWebhookMutation, WebhooksQuery as WebhooksData } from '../gql/graphql';
 import { problemsOf, type Problem } from '../problems';
-import { Badge, Empty, Field, FormErrors, Loading, Notice, Page, Secret, Time, label } from '../ui';
+import { Badge, Empty, Field, FormErrors, Loading, Notice, Page, Secret, Time, eventName, label } from '../ui';
 
-const eventTypes: EventType[] = ['ORDER_PAID', 'ORDER_FULFILLED', 'ORDER_REFUNDED', 'ORDER_DISPUTED', 'ORDER_DISPUTE_CLOSED', 'ORDER_CANCELED'];
+// The six order events are what an endpoint gets by default; the license
+// key events only when ticked (CONTRACT §20).
+const orderEvents: EventType[] = ['ORDER_PAID', 'ORDER_FULFILLED', 'ORDER_REFUNDED', 'ORDER_DISPUTED', 'ORDER_DISPUTE_CLOSED', 'ORDER_CANCELED'];
+const eventTypes: EventType[] = [...orderEvents, 'LICENSE_KEY_ACTIVATED', 'LICENSE_KEY_DEACTIVATED'];
 
 type Endpoint = NonNullable<NonNullable<WebhooksData['viewer']>['webhooks']>['edges'][number]['node'];
 
@@ -16,7 +19,7 @@ export function Webhooks() {
   const [, create] = useMutation(CreateWebhook);
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
-  const [events, setEvents] = useState<EventType[]>(eventTypes);
+  const [events, setEvents] = useState<EventType[]>(orderEvents);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,7 +65,7 @@ export function Webhooks() {
                   checked={events.includes(t)}
                   onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))}
                 />{' '}
-                {t.toLowerCase().replace('_', '.')}
+                {eventName(t)}
               </label>
             ))}
           </fieldset>
@@ -121,7 +124,7 @@ function EndpointCard({ endpoint: w, onChanged }: { endpoint: Endpoint; onChange
       </header>
       <p className="break"><code>{w.url}</code></p>
       <p className="muted">
-        {w.events.map((e) => e.toLowerCase().replace('_', '.')).join(', ')}
+        {w.events.map(eventName).join(', ')}
         {w.disabledReason && ` · disabled: ${label(w.disabledReason).toLowerCase()}`}
         {w.consecutiveFailures > 0 && ` · ${w.consecutiveFailures} failures in a row`}
       </p>
@@ -171,7 +174,7 @@ function EndpointCard({ endpoint: w, onChanged }: { endpoint: Endpoint; onChange
               {deliveries.map((d) => (
                 <tr key={d.id}>
                   <td>
-                    {d.type.toLowerCase().replace('_', '.')}
+                    {eventName(d.type)}
                     <br />
                     <small className="muted">{d.id}</small>
                   </td>
