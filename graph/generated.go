@@ -378,6 +378,7 @@ type ComplexityRoot struct {
 		ExternalDelivery func(childComplexity int) int
 		Fulfillment      func(childComplexity int) int
 		ID               func(childComplexity int) int
+		License          func(childComplexity int) int
 		MaximumPrice     func(childComplexity int) int
 		Metadata         func(childComplexity int) int
 		Object           func(childComplexity int) int
@@ -2252,6 +2253,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.ID(childComplexity), true
+	case "Listing.license":
+		if e.ComplexityRoot.Listing.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.License(childComplexity), true
 	case "Listing.maximumPrice":
 		if e.ComplexityRoot.Listing.MaximumPrice == nil {
 			break
@@ -3829,6 +3836,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateWebhookInput,
 		ec.unmarshalInputDeliverableInput,
 		ec.unmarshalInputFulfillInput,
+		ec.unmarshalInputLicenseSettingsInput,
 		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
 		ec.unmarshalInputUpdateDiscountInput,
@@ -4537,6 +4545,18 @@ func (ec *executionContext) childFields_LicenseActivation(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type LicenseActivation", field.Name)
 }
 
+func (ec *executionContext) childFields_LicenseSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "activationLimit":
+		return ec.fieldContext_LicenseSettings_activationLimit(ctx, field)
+	case "expiresAfterDays":
+		return ec.fieldContext_LicenseSettings_expiresAfterDays(ctx, field)
+	case "keyPrefix":
+		return ec.fieldContext_LicenseSettings_keyPrefix(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseSettings", field.Name)
+}
+
 func (ec *executionContext) childFields_Listing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -4577,6 +4597,8 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_deliverables(ctx, field)
 	case "checkoutSchema":
 		return ec.fieldContext_Listing_checkoutSchema(ctx, field)
+	case "license":
+		return ec.fieldContext_Listing_license(ctx, field)
 	case "utmSource":
 		return ec.fieldContext_Listing_utmSource(ctx, field)
 	case "utmMedium":
@@ -12091,6 +12113,38 @@ func (ec *executionContext) fieldContext_Listing_checkoutSchema(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CheckoutField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Listing_license(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.License, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseSettings) graphql.Marshaler {
+			return ec.marshalOLicenseSettings2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettings(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Listing",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseSettings(ctx, field)
 		},
 	}
 	return fc, nil
@@ -19745,7 +19799,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -19864,6 +19918,13 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 				return it, err
 			}
 			it.ExternalDelivery = data
+		case "license":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("license"))
+			data, err := ec.unmarshalOLicenseSettingsInput2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettingsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.License = data
 		}
 	}
 	return it, nil
@@ -19989,6 +20050,50 @@ func (ec *executionContext) unmarshalInputFulfillInput(ctx context.Context, obj 
 				return it, err
 			}
 			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLicenseSettingsInput(ctx context.Context, obj any) (model.LicenseSettingsInput, error) {
+	var it model.LicenseSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"activationLimit", "expiresAfterDays", "keyPrefix"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "activationLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activationLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActivationLimit = data
+		case "expiresAfterDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAfterDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAfterDays = data
+		case "keyPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("keyPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KeyPrefix = data
 		}
 	}
 	return it, nil
@@ -20200,7 +20305,7 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "status"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "status"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -20312,6 +20417,13 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 				return it, err
 			}
 			it.ExternalDelivery = data
+		case "license":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("license"))
+			data, err := ec.unmarshalOLicenseSettingsInput2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettingsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.License = graphql.OmittableOf(data)
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
 			data, err := ec.unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx, v)
@@ -23144,6 +23256,11 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 		case "checkoutSchema":
 			out.Values[i] = ec._Listing_checkoutSchema(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "license":
+			out.Values[i] = ec._Listing_license(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "utmSource":
@@ -28868,6 +28985,21 @@ func (ec *executionContext) marshalOLicenseActivation2ᚖcommerceᚋgraphᚋmode
 		return graphql.Null
 	}
 	return ec._LicenseActivation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLicenseSettings2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettings(ctx context.Context, sel ast.SelectionSet, v *model.LicenseSettings) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LicenseSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLicenseSettingsInput2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettingsInput(ctx context.Context, v any) (*model.LicenseSettingsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLicenseSettingsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx context.Context, sel ast.SelectionSet, v *model.Listing) graphql.Marshaler {

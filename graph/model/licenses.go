@@ -9,6 +9,14 @@ type LicenseSettings struct {
 	KeyPrefix        string `json:"key_prefix"`
 }
 
+// LicenseSettingsInput is a listing's license in a create or update body:
+// an omitted member takes its default (unlimited, never expires, no prefix).
+type LicenseSettingsInput struct {
+	ActivationLimit  *int    `json:"activation_limit"`
+	ExpiresAfterDays *int    `json:"expires_after_days"`
+	KeyPrefix        *string `json:"key_prefix"`
+}
+
 // LicenseKey is a license key, seller view (CONTRACT §20).
 type LicenseKey struct {
 	Object           string               `json:"object"`
