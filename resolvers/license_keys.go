@@ -177,7 +177,9 @@ func (r *Resolver) LicenseKeysConnection(ctx context.Context, first *int, after 
 		return nil, err
 	}
 	edges, pi := connection(data, func(k *model.LicenseKey) string { return idCursor(k.ID) },
-		func(cur string, k *model.LicenseKey) *model.LicenseKeyEdge { return &model.LicenseKeyEdge{Cursor: cur, Node: k} }, after, more)
+		func(cur string, k *model.LicenseKey) *model.LicenseKeyEdge {
+			return &model.LicenseKeyEdge{Cursor: cur, Node: k}
+		}, after, more)
 	return &model.LicenseKeyConnection{Edges: edges, PageInfo: pi}, nil
 }
 
