@@ -444,7 +444,7 @@ func (r *Resolver) loadDiscountLinks(ctx context.Context, accountID string, ds [
 		ids = append(ids, d.ListingIDs...)
 		every = every || len(d.ListingIDs) == 0
 	}
-	cols := []string{"id", "slug", "status", "deliverables_count", "deleted_at"}
+	cols := []string{"id", "slug", "status", "deliverables_count", "license_enabled", "deleted_at"}
 	if len(ids) > 0 {
 		var rows []*db.Listing
 		if err := r.DB.NewSelect().Model(&rows).Column(cols...).Where("account_id = ?", accountID).

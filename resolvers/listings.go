@@ -15,6 +15,7 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/licensing"
 	"commerce/netguard"
 	"commerce/pricing"
 	"commerce/problem"
@@ -110,6 +111,25 @@ func (v *listingFields) slug(s *string) string {
 		return ""
 	}
 	return slugOf(&v.f, *s)
+}
+
+// license checks a listing's license (CONTRACT §20: errors name
+// license.<member>) and returns it as stored; nil is no license.
+func (v *listingFields) license(in *model.LicenseSettingsInput) *licensing.Settings {
+	if in == nil {
+		return nil
+	}
+	s := &licensing.Settings{ActivationLimit: in.ActivationLimit, ExpiresAfterDays: in.ExpiresAfterDays, KeyPrefix: deref(in.KeyPrefix, "")}
+	s.Check(&v.f)
+	return s
+}
+
+// setLicense writes a license (nil: none) into a listing row.
+func setLicense(l *db.Listing, s *licensing.Settings) {
+	l.LicenseEnabled, l.LicenseActivationLimit, l.LicenseExpiresAfterDays, l.LicenseKeyPrefix = false, nil, nil, ""
+	if s != nil {
+		l.LicenseEnabled, l.LicenseActivationLimit, l.LicenseExpiresAfterDays, l.LicenseKeyPrefix = true, s.ActivationLimit, s.ExpiresAfterDays, s.KeyPrefix
+	}
 }
 
 func (v *listingFields) metadata(m map[string]any) map[string]string { return checkMetadata(&v.f, m) }
@@ -307,6 +327,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 	if len(in.Deliverables) > maxDeliverables {
 		v.f.Add("deliverables", "a listing has at most 3 deliverables")
 	}
+	lic := v.license(in.License)
 	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
 	if err := v.f.Err(); err != nil {
 		return nil, err
@@ -316,6 +337,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		ExternalDelivery: deref((*string)(in.ExternalDelivery), "webhook"), CheckoutSchema: schema,
 		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
 		DeliverablesCount: len(ds)}
+	setLicense(l, lic)
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if l.Slug, err = claimSlug(ctx, tx, "listings", l.ID, slug, title, "listing"); err != nil {
 			return err
@@ -476,8 +498,10 @@ func (r *Resolver) sellerFacts(ctx context.Context, accountID string) (*sellerFa
 	return &sellerFacts{account: a, facts: f, accountActions: accountActions(f)}, nil
 }
 
+// fulfillmentOf is a listing's fulfillment: managed with deliverables or a
+// license (CONTRACT §20: the key is the content), else external.
 func fulfillmentOf(l *db.Listing) string {
-	if l.DeliverablesCount > 0 {
+	if l.DeliverablesCount > 0 || l.LicenseEnabled {
 		return "managed"
 	}
 	return "external"
@@ -492,7 +516,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
-		Readiness: listingReadiness(l, f),
+		Readiness: listingReadiness(l, f), License: licenseSettingsOf(l),
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}
 	if m.Deliverables == nil {
@@ -509,6 +533,14 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		m.Metadata[k] = v
 	}
 	return m
+}
+
+// licenseSettingsOf is a listing's license as the API shows it (nil: none).
+func licenseSettingsOf(l *db.Listing) *model.LicenseSettings {
+	if !l.LicenseEnabled {
+		return nil
+	}
+	return &model.LicenseSettings{ActivationLimit: l.LicenseActivationLimit, ExpiresAfterDays: l.LicenseExpiresAfterDays, KeyPrefix: l.LicenseKeyPrefix}
 }
 
 func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSummary {
@@ -533,10 +565,10 @@ LIMIT $4`
 // out: decoding them is most of a page's cost.
 var (
 	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery,
-		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at")
+		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled")
 	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
-		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at,
-       l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
+		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
+       l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
        l.utm_campaign, l.metadata, l.updated_at`)
 )
 
@@ -575,9 +607,9 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 	var currency *string
 	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
 		l := &db.Listing{AccountID: p.AccountID}
-		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt}
+		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &l.LicenseEnabled}
 		if full {
-			dest = append(dest, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
+			dest = append(dest, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
 				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
 		}
 		return l, row.Scan(append(dest, &currency)...)
@@ -677,6 +709,8 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	}
 	schemaIn, schemaSet := in.CheckoutSchema.ValueOK()
 	schema := v.checkoutSchema(schemaIn)
+	licIn, licSet := in.License.ValueOK()
+	lic := v.license(licIn)
 	if in.Status != nil && !validStatus(string(*in.Status)) {
 		v.f.Add("status", "status must be published or paused (publish a draft with POST /v1/listings/{id}/publish)")
 	}
@@ -685,7 +719,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	}
 	onlyStatus := in.Title == nil && !pricesSet && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
 		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
-		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil
+		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		l, err := lockListing(ctx, tx, p.AccountID, id)
 		if err != nil {
@@ -765,6 +799,11 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 		}
 		if in.ExternalDelivery != nil {
 			q = q.Set("external_delivery = ?", *in.ExternalDelivery)
+		}
+		if licSet {
+			setLicense(l, lic)
+			q = q.Set("license_enabled = ?", l.LicenseEnabled).Set("license_activation_limit = ?", l.LicenseActivationLimit).
+				Set("license_expires_after_days = ?", l.LicenseExpiresAfterDays).Set("license_key_prefix = ?", l.LicenseKeyPrefix)
 		}
 		if _, err := q.Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err, "listings_slug_key") {

@@ -83,6 +83,8 @@ type listingFacts struct {
 	ID           string
 	Status       string
 	Deliverables int
+	// Licensed: the listing has a license (its key is the content).
+	Licensed bool
 }
 
 type orderFacts struct {
@@ -320,7 +322,7 @@ var actionTable = slicesConcat(
 		},
 		{Code: ActConfigureFulfillment, Scope: scopeListing,
 			When: func(f *facts) (model.ActionPriority, bool) {
-				return suggested(f.Listing.Status == db.ListingDraft && f.Listing.Deliverables == 0 && !f.HasOrderPaidHook)
+				return suggested(f.Listing.Status == db.ListingDraft && f.Listing.Deliverables == 0 && !f.Listing.Licensed && !f.HasOrderPaidHook)
 			},
 			Message: fixed("The listing has no deliverables and no webhook endpoint hears of order.paid: add what buyers get " +
 				"(or leave it external and fulfill each paid order through the API)."),
@@ -465,7 +467,7 @@ func accountActions(f accountFacts) []*model.Action {
 func listingActions(l *db.Listing, f *sellerFacts) []*model.Action {
 	out := requiredOnly(f.accountActions)
 	return append(out, evaluate(scopeListing, &facts{accountFacts: f.facts,
-		Listing: &listingFacts{ID: l.ID, Status: l.Status, Deliverables: l.DeliverablesCount}})...)
+		Listing: &listingFacts{ID: l.ID, Status: l.Status, Deliverables: l.DeliverablesCount, Licensed: l.LicenseEnabled}})...)
 }
 
 // orderActions: fulfill_order for a paid order awaiting fulfillment.

@@ -42,16 +42,19 @@ var exampleBodies = map[string]map[string]any{
 		"cover_blur": "none", "utm_source": "s", "utm_medium": "m", "utm_campaign": "c", "external_delivery": "generated",
 		"metadata":        map[string]any{"key": "value", "list": []any{"item"}, "nested": map[string]any{"inner": "v"}},
 		"deliverables":    []any{map[string]any{"type": "url", "value": "https://example.com/x"}},
+		"license":         map[string]any{"key_prefix": "APP", "activation_limit": 3},
 		"checkout_schema": []any{map[string]any{"key": "size", "label": "Size", "kind": "select", "options": []any{"S", "M"}}}},
 	"PUT /v1/listings/{id}": {"title": "Guide", "price": 100, "description": "A guide", "slug": "guide", "cover": "file_x",
 		"cover_blur": "none", "utm_source": "s", "utm_medium": "m", "utm_campaign": "c", "external_delivery": "generated",
 		"status":          "paused",
 		"metadata":        map[string]any{"key": "value"},
+		"license":         map[string]any{"key_prefix": "APP"},
 		"checkout_schema": []any{map[string]any{"key": "size", "label": "Size", "kind": "select", "options": []any{"S", "M"}}}},
 	"POST /v1/discounts": {"name": "Summer", "code": "SUMMER", "type": "percentage", "starts_at": "2030-01-01T00:00:00Z",
 		"expires_at": "2030-02-01T00:00:00Z", "listing_ids": []any{"lst_x"}, "metadata": map[string]any{"key": "value"}},
 	"PUT /v1/discounts/{id}": {"name": "Summer", "code": "SUMMER", "type": "fixed", "status": "disabled",
 		"expires_at": "2030-02-01T00:00:00Z", "listing_ids": []any{"lst_x"}, "metadata": map[string]any{"key": "value"}},
+	"PUT /v1/license-keys/{id}":           {"status": "disabled", "activation_limit": 2, "expires_at": "2030-02-01T00:00:00Z"},
 	"PUT /v1/listings/{id}/deliverables":  {"deliverables": []any{map[string]any{"type": "text", "value": "hi"}, map[string]any{"type": "file", "token": "file_x"}}},
 	"POST /v1/listings/{id}/deliverables": {"type": "text", "value": "hi", "token": "file_x"},
 	"POST /v1/checkouts": {"listing_id": "lst_x", "buyer_email": "buyer@example.com", "discount_code": "SAVE10",
@@ -101,6 +104,10 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "acc"
 			case "discounts":
 				return "dsc"
+			case "license-keys":
+				return "lic"
+			case "activations":
+				return "act"
 			}
 		}
 	}

@@ -8,35 +8,37 @@ import (
 
 // Listing is a product for sale, in full.
 type Listing struct {
-	Object           string            `json:"object"`
-	ID               string            `json:"id"`
-	AccountID        string            `json:"-"`
-	Title            string            `json:"title"`
-	Description      *string           `json:"description"`
-	Price            int64             `json:"price"`
-	Pricing          ListingPricing    `json:"pricing"`
-	SuggestedPrice   *int64            `json:"suggested_price"`
-	MaximumPrice     *int64            `json:"maximum_price"`
-	Currency         *string           `json:"currency"`
-	Slug             string            `json:"slug"`
-	Status           ListingStatus     `json:"status"`
-	URL              string            `json:"url"`
-	CheckoutURL      string            `json:"checkout_url"`
-	CoverURL         *string           `json:"cover_url"`
-	CoverBlur        CoverBlur         `json:"cover_blur"`
-	Fulfillment      Fulfillment       `json:"fulfillment"`
-	ExternalDelivery ExternalDelivery  `json:"external_delivery"`
-	Deliverables     []*Deliverable    `json:"deliverables"`
-	CheckoutSchema   []*CheckoutField  `json:"checkout_schema"`
-	UtmSource        *string           `json:"utm_source"`
-	UtmMedium        *string           `json:"utm_medium"`
-	UtmCampaign      *string           `json:"utm_campaign"`
-	Metadata         map[string]any    `json:"metadata"`
-	Reviews          *Reviews          `json:"reviews"`
-	Readiness        *ListingReadiness `json:"readiness"`
-	CreatedAt        time.Time         `json:"created_at"`
-	UpdatedAt        time.Time         `json:"updated_at"`
-	PublishedAt      *time.Time        `json:"published_at"`
+	Object           string           `json:"object"`
+	ID               string           `json:"id"`
+	AccountID        string           `json:"-"`
+	Title            string           `json:"title"`
+	Description      *string          `json:"description"`
+	Price            int64            `json:"price"`
+	Pricing          ListingPricing   `json:"pricing"`
+	SuggestedPrice   *int64           `json:"suggested_price"`
+	MaximumPrice     *int64           `json:"maximum_price"`
+	Currency         *string          `json:"currency"`
+	Slug             string           `json:"slug"`
+	Status           ListingStatus    `json:"status"`
+	URL              string           `json:"url"`
+	CheckoutURL      string           `json:"checkout_url"`
+	CoverURL         *string          `json:"cover_url"`
+	CoverBlur        CoverBlur        `json:"cover_blur"`
+	Fulfillment      Fulfillment      `json:"fulfillment"`
+	ExternalDelivery ExternalDelivery `json:"external_delivery"`
+	Deliverables     []*Deliverable   `json:"deliverables"`
+	CheckoutSchema   []*CheckoutField `json:"checkout_schema"`
+	// License is null without one (CONTRACT §20).
+	License     *LicenseSettings  `json:"license"`
+	UtmSource   *string           `json:"utm_source"`
+	UtmMedium   *string           `json:"utm_medium"`
+	UtmCampaign *string           `json:"utm_campaign"`
+	Metadata    map[string]any    `json:"metadata"`
+	Reviews     *Reviews          `json:"reviews"`
+	Readiness   *ListingReadiness `json:"readiness"`
+	CreatedAt   time.Time         `json:"created_at"`
+	UpdatedAt   time.Time         `json:"updated_at"`
+	PublishedAt *time.Time        `json:"published_at"`
 }
 
 // ListingSummary is a listing in a list.
@@ -176,6 +178,7 @@ type CreateListingInput struct {
 	UtmCampaign      *string               `json:"utm_campaign"`
 	Metadata         map[string]any        `json:"metadata"`
 	ExternalDelivery *ExternalDelivery     `json:"external_delivery"`
+	License          *LicenseSettingsInput `json:"license"`
 }
 
 // UpdateListingInput is the body of PUT /v1/listings/{id}: only given
@@ -196,6 +199,7 @@ type UpdateListingInput struct {
 	UtmCampaign      graphql.Omittable[*string]               `json:"utm_campaign"`
 	Metadata         graphql.Omittable[map[string]any]        `json:"metadata"`
 	ExternalDelivery *ExternalDelivery                        `json:"external_delivery"`
+	License          graphql.Omittable[*LicenseSettingsInput] `json:"license"`
 	Status           *ListingStatus                           `json:"status"`
 }
 

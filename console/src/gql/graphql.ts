@@ -186,6 +186,8 @@ export type CreateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content (default WEBHOOK). */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** A license: each order gets a license key when it is fulfilled, and the listing is MANAGED even without deliverables (default none). */
+  license?: LicenseSettingsInput | null | undefined;
   /** PAY_WHAT_YOU_WANT only: the most a buyer may name, in the smallest currency unit, at least price and suggestedPrice, at most 99,999,999 (the default). */
   maximumPrice?: number | null | undefined;
   /** Up to 20 string pairs (keys up to 40, values up to 500 characters). */
@@ -317,6 +319,16 @@ export type Fulfillment =
   | 'EXTERNAL'
   /** The service delivers the listing's deliverables when an order is paid. */
   | 'MANAGED';
+
+/** A listing's license settings to set (CONTRACT §20); an omitted member takes its default. */
+export type LicenseSettingsInput = {
+  /** How many devices one key may be active on at once, 1 to 10,000; null or omitted: unlimited. */
+  activationLimit?: number | null | undefined;
+  /** How many days a key lives after it is issued, 1 to 3,650; null or omitted: keys never expire. */
+  expiresAfterDays?: number | null | undefined;
+  /** What the keys start with (then a dash), ^[A-Z0-9]{0,12}$; empty or omitted: no prefix. */
+  keyPrefix?: string | null | undefined;
+};
 
 /** How a listing is priced. */
 export type ListingPricing =
@@ -485,6 +497,8 @@ export type UpdateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content. */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** Replaces the license (its omitted members take their defaults); null removes it. */
+  license?: LicenseSettingsInput | null | undefined;
   /** PAY_WHAT_YOU_WANT only: the most a buyer may name, at least price and suggestedPrice, at most 99,999,999; null restores that default. */
   maximumPrice?: number | null | undefined;
   /** Replaces the metadata; null removes it. */
