@@ -110,9 +110,6 @@ func (r *Resolver) toLicenseKeyModel(k *db.LicenseKey, acts []*db.LicenseActivat
 	return m, nil
 }
 
-// The public license API (activate, validate) uses toPublicLicenseKey; until
-// it lands nothing else does.
-
 // toPublicLicenseKey is k as the public API shows it.
 func toPublicLicenseKey(k *db.LicenseKey, now time.Time) *model.PublicLicenseKey {
 	return &model.PublicLicenseKey{Object: "license_key", ID: k.ID, Status: licenseKeyStatus(k, now), ListingID: k.ListingID,
