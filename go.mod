@@ -34,6 +34,7 @@ require (
 	github.com/vektah/gqlparser/v2 v2.5.37
 	github.com/vikstrous/dataloadgen v0.0.10
 	github.com/wneessen/go-mail v0.8.1
+	github.com/yuin/goldmark v1.8.7
 	gocloud.dev v0.43.0
 	golang.org/x/net v0.61.0
 	golang.org/x/sync v0.24.0

@@ -22,3 +22,15 @@ var devServer = []byte("\nservers:\n  - url: http://localhost:8080\n")
 func OpenAPIFor(baseURL string) []byte {
 	return bytes.Replace(OpenAPI, devServer, []byte("\nservers:\n  - url: "+strconv.Quote(baseURL)+"\n"), 1)
 }
+
+// Licenses is docs/licenses.md: license keys for the seller's developer,
+// served at /docs/licenses (HTML) and /docs/licenses.md.
+//
+//go:embed licenses.md
+var Licenses []byte
+
+// LicenseClient is the Go client docs/licenses.md shows, served at
+// /docs/examples/licenseclient/main.go (make test builds and runs it).
+//
+//go:embed examples/licenseclient/main.go
+var LicenseClient []byte

@@ -18,6 +18,8 @@ type FrontDoor struct {
 	OpenAPIURL string
 	// GraphQLURL is the GraphQL endpoint, whose GET is the IDE.
 	GraphQLURL string
+	// LicensesDocURL is the guide to license keys for a seller's developer.
+	LicensesDocURL string
 	// SandboxMailURL is the sandbox mailbox; empty unless PROCESSOR=sandbox
 	// and no SMTP_URL.
 	SandboxMailURL string
@@ -34,6 +36,7 @@ func (r *Resolver) FrontDoor() FrontDoor {
 		APIReferenceURL: r.BaseURL + "/docs/api",
 		OpenAPIURL:      r.BaseURL + "/v1/openapi.yaml",
 		GraphQLURL:      r.BaseURL + "/graphql",
+		LicensesDocURL:  r.BaseURL + "/docs/licenses",
 		Sandbox:         r.Processor != nil && r.Processor.Name() == processor.Sandbox,
 		Version:         r.Version,
 	}

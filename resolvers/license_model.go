@@ -77,7 +77,7 @@ func loadLicenseActivations(ctx context.Context, idb bun.IDB, ids ...string) (ma
 		return out, nil
 	}
 	var acts []*db.LicenseActivation
-	if err := idb.NewSelect().Model(&acts).Where("license_key_id IN (?)", bun.In(ids)).
+	if err := idb.NewSelect().Model(&acts).Where("license_key_id IN (?)", bun.List(ids)).
 		Order("license_key_id", "created_at", "id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("read license activations: %w", err)
 	}

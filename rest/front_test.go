@@ -36,7 +36,7 @@ func TestLandingPage(t *testing.T) {
 	for _, m := range hrefPattern.FindAllStringSubmatch(string(r.Body), -1) {
 		links[m[1]] = true
 	}
-	for _, want := range []string{env.URL + "/console/", env.URL + "/docs/api", env.URL + "/graphql", env.URL + "/sandbox/mail", env.URL + "/v1/openapi.yaml"} {
+	for _, want := range []string{env.URL + "/console/", env.URL + "/docs/api", env.URL + "/graphql", env.URL + "/sandbox/mail", env.URL + "/v1/openapi.yaml", env.URL + "/docs/licenses"} {
 		require.True(t, links[want], "the landing page links %s: %s", want, r.Body)
 		resp, err := env.HTTP.Client().Get(want)
 		require.NoError(t, err)
@@ -55,6 +55,42 @@ func TestLandingPage(t *testing.T) {
 	require.Equal(t, 200, r.Status)
 	require.NotContains(t, string(r.Body), "/sandbox/mail")
 	require.Contains(t, string(r.Body), smtp.URL+"/console/")
+}
+
+// The guide to license keys (docs/licenses.md) is served as HTML and as
+// Markdown, with the Go client it links to; llms.txt points agents at it.
+func TestLicensesGuide(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	page := env.Get("/docs/licenses", "")
+	require.Equal(t, 200, page.Status)
+	require.Equal(t, "text/html; charset=utf-8", page.Header.Get("Content-Type"))
+	body := string(page.Body)
+	require.Contains(t, body, "<h1>License keys for your app</h1>")
+	require.Contains(t, body, "<table>", "the Markdown tables are rendered")
+	require.Contains(t, body, `<code>/.well-known/jwks.json</code>`)
+	require.NotContains(t, body, "<script")
+	pageURL, err := url.Parse(env.URL + "/docs/licenses")
+	require.NoError(t, err)
+	for _, m := range hrefPattern.FindAllStringSubmatch(body, -1) {
+		u, err := pageURL.Parse(html.UnescapeString(m[1]))
+		require.NoError(t, err)
+		if u.Host != pageURL.Host { // outside links (pkg.go.dev, GitHub) are not fetched
+			continue
+		}
+		resp, err := env.HTTP.Client().Get(u.String())
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, 200, resp.StatusCode, "the guide's link %s answers", m[1])
+	}
+	md := env.Get("/docs/licenses.md", "")
+	require.Equal(t, 200, md.Status)
+	require.Equal(t, "text/markdown; charset=utf-8", md.Header.Get("Content-Type"))
+	require.True(t, strings.HasPrefix(string(md.Body), "# License keys for your app\n"))
+	src := env.Get("/docs/examples/licenseclient/main.go", "")
+	require.Equal(t, 200, src.Status)
+	require.Contains(t, string(src.Body), "package main")
+	require.Contains(t, string(env.Get("/llms.txt", "").Body), env.URL+"/docs/licenses.md")
 }
 
 // GET /docs/api renders /v1/openapi.yaml with the embedded Redoc: no inline

@@ -104,5 +104,8 @@ the store page) with the code applied.
 - [OpenAPI]({base}/v1/openapi.yaml): every REST route, request and response.
 - [GraphQL schema]({base}/graphql/schema.graphql): the SDL with descriptions.
 - [GraphQL IDE]({base}/graphql): explore the schema in a browser.
+- [License keys]({base}/docs/licenses.md): license settings, the public activate / validate /
+  deactivate calls a seller's app makes (no key), the signed token and its offline check
+  against {base}/.well-known/jwks.json, with a complete Go client.
 - [Error codes]({base}/errors/validation_error): each problem type has a page at /errors/{code}.
 `

@@ -315,6 +315,7 @@ func (s *Server) routes() http.Handler {
 	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}
 	site.Routes(r)
 	site.FrontRoutes(r)
+	site.DocsRoutes(r)
 	// The developer console (console.go), the front door and the API reference.
 	mountConsole(r, consolePath(s.Config.ConsoleURL), console.Files, r.NotFoundHandler())
 	r.Get(apidocsPath, apiReference().ServeHTTP)
