@@ -111,6 +111,7 @@ export const ListingFields = graphql(`
     updatedAt
     deliverables { id type value file { name size contentType } }
     checkoutSchema { key label kind required options }
+    license { activationLimit expiresAfterDays keyPrefix }
     readiness { sellable next actions { ...ActionFields } }
   }
 `);

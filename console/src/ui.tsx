@@ -196,6 +196,40 @@ export function Choice<T extends string>({
   );
 }
 
+/** An on/off setting: a checkbox with the switch role, its label beside it, and a hint. */
+export function Switch({
+  label: text,
+  checked,
+  onChecked,
+  hint,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChecked: (on: boolean) => void;
+  hint?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field switch">
+      <label className="check" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          disabled={disabled}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          onChange={(e) => onChecked(e.target.checked)}
+        />
+        <span>{text}</span>
+      </label>
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+    </div>
+  );
+}
+
 /** The problems no field of the form shows (params not in `shown`). */
 export function FormErrors({ problems, shown = [] }: { problems: Problem[]; shown?: string[] }) {
   const rest = problems.filter((p) => !p.param || !shown.includes(p.param));
