@@ -80,6 +80,25 @@ type DownloadData struct {
 	DownloadURL  string // the buyer's download page, {base_url}/d/{grant_token}
 	// Receipt is what was paid, with the discount when a code was applied.
 	Receipt pricing.Receipt
+	// LicenseKeys are the order's license keys (CONTRACT §20; none for a
+	// listing without a license).
+	LicenseKeys []LicenseKey
+}
+
+// LicenseKey is a license key as the download email shows it.
+type LicenseKey struct {
+	Key string
+	// ExpiresAt is when the key stops working (nil: never).
+	ExpiresAt *time.Time
+}
+
+// Expires is the key's expiry as buyers read it ("" when it never
+// expires): "March 4, 2027 09:30 UTC".
+func (k LicenseKey) Expires() string {
+	if k.ExpiresAt == nil {
+		return ""
+	}
+	return k.ExpiresAt.UTC().Format("January 2, 2006 15:04") + " UTC"
 }
 
 // DownloadLink is the email that gives a buyer the link to what they bought.

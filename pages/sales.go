@@ -197,6 +197,23 @@ func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
 	s.render(w, r, http.StatusGone, "message.html", map[string]any{"Title": "Gone", "Message": msg, "Status": http.StatusGone})
 }
 
+// downloadData is the download page with the nonce of its script (the
+// license keys' Copy button).
+type downloadData struct {
+	*resolvers.DownloadPage
+	Nonce string
+}
+
+// renderDownload renders a download page: no referrer (its URL is the
+// buyer's secret), and a script only by its nonce.
+func (s *Site) renderDownload(w http.ResponseWriter, r *http.Request, status int, p *resolvers.DownloadPage) {
+	n := nonce()
+	h := w.Header()
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+n+"'")
+	s.render(w, r, status, "download.html", downloadData{DownloadPage: p, Nonce: n})
+}
+
 func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	p, err := s.Resolver.Download(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, resolvers.ErrGone) {
@@ -207,8 +224,7 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	w.Header().Set("Referrer-Policy", "no-referrer")
-	s.render(w, r, http.StatusOK, "download.html", p)
+	s.renderDownload(w, r, http.StatusOK, p)
 }
 
 // review takes the download page's review form: a review stored sends the
@@ -235,8 +251,7 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(p.Review.Errors) > 0 {
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		s.render(w, r, http.StatusUnprocessableEntity, "download.html", p)
+		s.renderDownload(w, r, http.StatusUnprocessableEntity, p)
 		return
 	}
 	w.Header().Set("Referrer-Policy", "no-referrer")

@@ -80,9 +80,24 @@ func (r *Resolver) recordEvent(ctx context.Context, tx db.Tx, o *db.Order, typ s
 	return r.recordEvents(ctx, tx, ev)
 }
 
-// orderEvent is the event typ about o in its state now.
-func orderEvent(o *db.Order, typ string) (*db.Event, error) {
-	data, err := json.Marshal(orderEventData(o))
+// licenseKeyRef is a license key as order.fulfilled carries it (CONTRACT
+// §20: data.license_keys).
+type licenseKeyRef struct {
+	ID  string `json:"id"`
+	Key string `json:"key"`
+}
+
+// orderEvent is the event typ about o in its state now. order.fulfilled
+// also carries the order's license keys (none: an empty list).
+func orderEvent(o *db.Order, typ string, keys ...licenseKeyRef) (*db.Event, error) {
+	snap := orderEventData(o)
+	if typ == EventOrderFulfilled {
+		if keys == nil {
+			keys = []licenseKeyRef{}
+		}
+		snap["license_keys"] = keys
+	}
+	data, err := json.Marshal(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -277,13 +292,27 @@ func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, no
 	return id, nil
 }
 
-// deliver: paid → fulfilled with an access grant and the buyer's email
-// (order.fulfilled, recorded after the earlier events given).
+// deliver: paid → fulfilled with an access grant, the license key of a
+// licensed listing (CONTRACT §20: one per order, issued once) and the
+// buyer's email (order.fulfilled, with the key, recorded after the earlier
+// events given).
 func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time, earlier ...*db.Event) error {
 	o.Status, o.FulfilledAt = db.OrderFulfilled, &now
 	token, err := r.grantAccess(ctx, tx, o)
 	if err != nil {
 		return err
+	}
+	var refs []licenseKeyRef
+	var mailKeys []mail.LicenseKey
+	if id, key, ok, err := r.issueLicenseKey(ctx, tx, o, now); err != nil {
+		return err
+	} else if ok {
+		var expires *time.Time
+		if err := tx.River.QueryRow(ctx, `SELECT expires_at FROM license_keys WHERE id = $1`, id).Scan(&expires); err != nil {
+			return fmt.Errorf("read the license key's expiry: %w", err)
+		}
+		refs = append(refs, licenseKeyRef{ID: id, Key: key})
+		mailKeys = append(mailKeys, mail.LicenseKey{Key: key, ExpiresAt: expires})
 	}
 	var snap struct {
 		Title string `json:"title"`
@@ -294,14 +323,14 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
 	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
-		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o)})
+		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o), LicenseKeys: mailKeys})
 	if err != nil {
 		return err
 	}
 	if _, err := r.Mail.Send(ctx, tx, msg); err != nil {
 		return err
 	}
-	fulfilled, err := orderEvent(o, EventOrderFulfilled)
+	fulfilled, err := orderEvent(o, EventOrderFulfilled, refs...)
 	if err != nil {
 		return err
 	}
@@ -380,7 +409,8 @@ func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to str
 }
 
 // confirmRefund: the processor confirmed a refund: payment_status refunded,
-// refund_amount and refunded_at set, the access grant revoked, revenue
+// refund_amount and refunded_at set, the access grant and the license key
+// revoked, revenue
 // reduced, order.refunded recorded. Once. A discount code's redemption
 // stays counted, as after a lost dispute (docs/decisions.md).
 func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay *processor.Payment) error {
@@ -398,6 +428,9 @@ func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
+		return err
+	}
+	if err := revokeLicenseKeys(ctx, tx, o.ID); err != nil {
 		return err
 	}
 	// A lost dispute already took the whole amount out of revenue.
@@ -445,13 +478,17 @@ func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *
 }
 
 // loseDispute applies a lost dispute (CONTRACT §9): the buyer's access
-// grant is revoked (the download page answers 410) and the disputed amount
+// grant is revoked (the download page answers 410), so is the order's
+// license key (CONTRACT §20), and the disputed amount
 // leaves the seller's revenue, unless a confirmed refund already took it
 // out (confirmRefund does not take it out twice either). The order's review
 // is hidden by the order's dispute status.
 func (r *Resolver) loseDispute(ctx context.Context, tx db.Tx, o *db.Order) error {
 	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
 		return fmt.Errorf("revoke access: %w", err)
+	}
+	if err := revokeLicenseKeys(ctx, tx, o.ID); err != nil {
+		return err
 	}
 	if o.PaymentStatus != db.PaymentPaid {
 		return nil

@@ -503,11 +503,11 @@ func newPendingOrder(s *saleListing, email string, data map[string]any, testMode
 		"price": s.l.Price, "pricing": s.l.Pricing, "suggested_price": s.l.SuggestedPrice, "maximum_price": s.l.MaximumPrice,
 		"currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
-		"deliverables_count": s.l.DeliverablesCount})
+		"deliverables_count": s.l.DeliverablesCount, "license": licenseSettingsOf(&s.l)})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
 		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": feeRate(s.acc.Plan)})
 	contentType := s.l.ExternalDelivery
-	if s.l.DeliverablesCount > 0 {
+	if fulfillmentOf(&s.l) == "managed" {
 		contentType = "static"
 	}
 	var vt [18]byte
@@ -633,6 +633,46 @@ type DownloadPage struct {
 	Note string
 	// Review is the review form, or the buyer's review.
 	Review *ReviewForm
+	// LicenseKeys are the order's license keys (CONTRACT §20), oldest
+	// first; none for a listing without a license.
+	LicenseKeys []DownloadLicenseKey
+}
+
+// DownloadLicenseKey is a license key on the download page.
+type DownloadLicenseKey struct {
+	ID  string
+	Key string
+	// Status is active, disabled, revoked or expired (computed now).
+	Status    string
+	ExpiresAt *time.Time
+}
+
+// Expires is the key's expiry as buyers read it ("" when it never
+// expires): "March 4, 2027 09:30 UTC".
+func (k DownloadLicenseKey) Expires() string {
+	if k.ExpiresAt == nil {
+		return ""
+	}
+	return k.ExpiresAt.UTC().Format("January 2, 2006 15:04") + " UTC"
+}
+
+// downloadLicenseKeys reads the license keys of order orderID for its
+// download page, opened from their seals.
+func (r *Resolver) downloadLicenseKeys(ctx context.Context, orderID string) ([]DownloadLicenseKey, error) {
+	var rows []*db.LicenseKey
+	if err := r.DB.NewSelect().Model(&rows).Where("order_id = ?", orderID).Order("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the order's license keys: %w", err)
+	}
+	now := r.Now()
+	out := make([]DownloadLicenseKey, 0, len(rows))
+	for _, k := range rows {
+		key, err := r.Secrets.Open(k.KeySealed)
+		if err != nil {
+			return nil, fmt.Errorf("open license key %s: %w", k.ID, err)
+		}
+		out = append(out, DownloadLicenseKey{ID: k.ID, Key: key, Status: string(licenseKeyStatus(k, now)), ExpiresAt: utc(k.ExpiresAt)})
+	}
+	return out, nil
 }
 
 // DownloadItem is one deliverable on the download page.
@@ -681,6 +721,9 @@ func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, e
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
 	p := &DownloadPage{Token: token, Title: snap.Title, StoreName: deref(seller.DisplayName, ""), Note: deref(o.FulfillmentNote, "")}
 	if p.Review, err = r.reviewFormOf(ctx, o); err != nil {
+		return nil, err
+	}
+	if p.LicenseKeys, err = r.downloadLicenseKeys(ctx, o.ID); err != nil {
 		return nil, err
 	}
 	for _, d := range o.Deliverables {
