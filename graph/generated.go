@@ -59,6 +59,7 @@ type ComplexityRoot struct {
 		FeeRate         func(childComplexity int) int
 		GAMeasurementID func(childComplexity int) int
 		ID              func(childComplexity int) int
+		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
 		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
 		NotifyOrders    func(childComplexity int) int
 		Object          func(childComplexity int) int
@@ -350,6 +351,16 @@ type ComplexityRoot struct {
 		UpdatedAt        func(childComplexity int) int
 	}
 
+	LicenseKeyConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	LicenseKeyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	LicenseSettings struct {
 		ActivationLimit  func(childComplexity int) int
 		ExpiresAfterDays func(childComplexity int) int
@@ -421,41 +432,43 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddDeliverable        func(childComplexity int, listingID string, input model.DeliverableInput) int
-		ChangePlan            func(childComplexity int, input model.ChangePlanInput) int
-		CompleteBootstrap     func(childComplexity int, input model.BootstrapStoreInput) int
-		ConnectProcessor      func(childComplexity int) int
-		CreateAPIKey          func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateCheckout        func(childComplexity int, input model.CreateCheckoutInput) int
-		CreateDiscount        func(childComplexity int, input model.CreateDiscountInput) int
-		CreateListing         func(childComplexity int, input model.CreateListingInput) int
-		CreateWebhook         func(childComplexity int, input model.CreateWebhookInput) int
-		DeleteAPIKey          func(childComplexity int, id string) int
-		DeleteAccount         func(childComplexity int) int
-		DeleteDiscount        func(childComplexity int, id string) int
-		DeleteListing         func(childComplexity int, id string) int
-		DeleteWebhook         func(childComplexity int, id string) int
-		DisconnectProcessor   func(childComplexity int) int
-		FulfillOrder          func(childComplexity int, id string, input *model.FulfillInput) int
-		PublishListing        func(childComplexity int, id string) int
-		RedeliverOrder        func(childComplexity int, id string) int
-		RefundOrder           func(childComplexity int, id string) int
-		RemoveAllDeliverables func(childComplexity int, listingID string) int
-		RemoveDeliverable     func(childComplexity int, listingID string, deliverableID string) int
-		RetryWebhookEvent     func(childComplexity int, webhookID string, eventID string) int
-		SelfRevokeAPIKey      func(childComplexity int) int
-		SetDeliverables       func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
-		SignIn                func(childComplexity int, input model.SignInInput) int
-		SignOut               func(childComplexity int) int
-		StartBootstrap        func(childComplexity int, input model.BootstrapInput) int
-		TestWebhook           func(childComplexity int, id string) int
-		UpdateAccount         func(childComplexity int, input model.UpdateAccountInput) int
-		UpdateDiscount        func(childComplexity int, id string, input model.UpdateDiscountInput) int
-		UpdateListing         func(childComplexity int, id string, input model.UpdateListingInput) int
-		UpdateStore           func(childComplexity int, input model.UpdateStoreInput) int
-		UpdateWebhook         func(childComplexity int, id string, input model.UpdateWebhookInput) int
-		UploadFile            func(childComplexity int, file graphql.Upload, purpose model.FilePurpose) int
-		VerifyBootstrap       func(childComplexity int, input model.BootstrapVerifyInput) int
+		AddDeliverable          func(childComplexity int, listingID string, input model.DeliverableInput) int
+		ChangePlan              func(childComplexity int, input model.ChangePlanInput) int
+		CompleteBootstrap       func(childComplexity int, input model.BootstrapStoreInput) int
+		ConnectProcessor        func(childComplexity int) int
+		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateCheckout          func(childComplexity int, input model.CreateCheckoutInput) int
+		CreateDiscount          func(childComplexity int, input model.CreateDiscountInput) int
+		CreateListing           func(childComplexity int, input model.CreateListingInput) int
+		CreateWebhook           func(childComplexity int, input model.CreateWebhookInput) int
+		DeleteAPIKey            func(childComplexity int, id string) int
+		DeleteAccount           func(childComplexity int) int
+		DeleteDiscount          func(childComplexity int, id string) int
+		DeleteLicenseActivation func(childComplexity int, licenseKeyID string, activationID string) int
+		DeleteListing           func(childComplexity int, id string) int
+		DeleteWebhook           func(childComplexity int, id string) int
+		DisconnectProcessor     func(childComplexity int) int
+		FulfillOrder            func(childComplexity int, id string, input *model.FulfillInput) int
+		PublishListing          func(childComplexity int, id string) int
+		RedeliverOrder          func(childComplexity int, id string) int
+		RefundOrder             func(childComplexity int, id string) int
+		RemoveAllDeliverables   func(childComplexity int, listingID string) int
+		RemoveDeliverable       func(childComplexity int, listingID string, deliverableID string) int
+		RetryWebhookEvent       func(childComplexity int, webhookID string, eventID string) int
+		SelfRevokeAPIKey        func(childComplexity int) int
+		SetDeliverables         func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
+		SignIn                  func(childComplexity int, input model.SignInInput) int
+		SignOut                 func(childComplexity int) int
+		StartBootstrap          func(childComplexity int, input model.BootstrapInput) int
+		TestWebhook             func(childComplexity int, id string) int
+		UpdateAccount           func(childComplexity int, input model.UpdateAccountInput) int
+		UpdateDiscount          func(childComplexity int, id string, input model.UpdateDiscountInput) int
+		UpdateLicenseKey        func(childComplexity int, id string, input model.UpdateLicenseKeyInput) int
+		UpdateListing           func(childComplexity int, id string, input model.UpdateListingInput) int
+		UpdateStore             func(childComplexity int, input model.UpdateStoreInput) int
+		UpdateWebhook           func(childComplexity int, id string, input model.UpdateWebhookInput) int
+		UploadFile              func(childComplexity int, file graphql.Upload, purpose model.FilePurpose) int
+		VerifyBootstrap         func(childComplexity int, input model.BootstrapVerifyInput) int
 	}
 
 	Order struct {
@@ -580,17 +593,18 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Customer func(childComplexity int, id string) int
-		Discount func(childComplexity int, id string) int
-		Listing  func(childComplexity int, id string) int
-		Node     func(childComplexity int, id string) int
-		Nodes    func(childComplexity int, ids []string) int
-		Order    func(childComplexity int, id string) int
-		Ping     func(childComplexity int) int
-		Plans    func(childComplexity int) int
-		Store    func(childComplexity int) int
-		Viewer   func(childComplexity int) int
-		Webhook  func(childComplexity int, id string) int
+		Customer   func(childComplexity int, id string) int
+		Discount   func(childComplexity int, id string) int
+		LicenseKey func(childComplexity int, id string) int
+		Listing    func(childComplexity int, id string) int
+		Node       func(childComplexity int, id string) int
+		Nodes      func(childComplexity int, ids []string) int
+		Order      func(childComplexity int, id string) int
+		Ping       func(childComplexity int) int
+		Plans      func(childComplexity int) int
+		Store      func(childComplexity int) int
+		Viewer     func(childComplexity int) int
+		Webhook    func(childComplexity int, id string) int
 	}
 
 	ReadinessRefresh struct {
@@ -713,6 +727,7 @@ type AccountResolver interface {
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
 
 	Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error)
+	LicenseKeys(ctx context.Context, obj *model.Account, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) (*model.LicenseKeyConnection, error)
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
@@ -747,6 +762,8 @@ type MutationResolver interface {
 	CreateDiscount(ctx context.Context, input model.CreateDiscountInput) (*model.Discount, error)
 	UpdateDiscount(ctx context.Context, id string, input model.UpdateDiscountInput) (*model.Discount, error)
 	DeleteDiscount(ctx context.Context, id string) (*bool, error)
+	UpdateLicenseKey(ctx context.Context, id string, input model.UpdateLicenseKeyInput) (*model.LicenseKey, error)
+	DeleteLicenseActivation(ctx context.Context, licenseKeyID string, activationID string) (*bool, error)
 	CreateListing(ctx context.Context, input model.CreateListingInput) (*model.Listing, error)
 	UpdateListing(ctx context.Context, id string, input model.UpdateListingInput) (*model.Listing, error)
 	DeleteListing(ctx context.Context, id string) (*bool, error)
@@ -780,6 +797,7 @@ type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	Discount(ctx context.Context, id string) (*model.Discount, error)
+	LicenseKey(ctx context.Context, id string) (*model.LicenseKey, error)
 	Listing(ctx context.Context, id string) (*model.Listing, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
@@ -914,6 +932,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.ID(childComplexity), true
+	case "Account.licenseKeys":
+		if e.ComplexityRoot.Account.LicenseKeys == nil {
+			break
+		}
+
+		args, err := ec.field_Account_licenseKeys_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.LicenseKeys(childComplexity, args["first"].(*int), args["after"].(*string), args["listing"].(*string), args["order"].(*string), args["status"].(*model.LicenseKeyStatus), args["key"].(*string), args["email"].(*string)), true
 	case "Account.listings":
 		if e.ComplexityRoot.Account.Listings == nil {
 			break
@@ -2120,6 +2149,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LicenseKey.UpdatedAt(childComplexity), true
 
+	case "LicenseKeyConnection.edges":
+		if e.ComplexityRoot.LicenseKeyConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKeyConnection.Edges(childComplexity), true
+	case "LicenseKeyConnection.pageInfo":
+		if e.ComplexityRoot.LicenseKeyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKeyConnection.PageInfo(childComplexity), true
+
+	case "LicenseKeyEdge.cursor":
+		if e.ComplexityRoot.LicenseKeyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKeyEdge.Cursor(childComplexity), true
+	case "LicenseKeyEdge.node":
+		if e.ComplexityRoot.LicenseKeyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LicenseKeyEdge.Node(childComplexity), true
+
 	case "LicenseSettings.activationLimit":
 		if e.ComplexityRoot.LicenseSettings.ActivationLimit == nil {
 			break
@@ -2548,6 +2603,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDiscount(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteLicenseActivation":
+		if e.ComplexityRoot.Mutation.DeleteLicenseActivation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLicenseActivation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLicenseActivation(childComplexity, args["licenseKeyId"].(string), args["activationId"].(string)), true
 	case "Mutation.deleteListing":
 		if e.ComplexityRoot.Mutation.DeleteListing == nil {
 			break
@@ -2731,6 +2797,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateDiscount(childComplexity, args["id"].(string), args["input"].(model.UpdateDiscountInput)), true
+	case "Mutation.updateLicenseKey":
+		if e.ComplexityRoot.Mutation.UpdateLicenseKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLicenseKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLicenseKey(childComplexity, args["id"].(string), args["input"].(model.UpdateLicenseKeyInput)), true
 	case "Mutation.updateListing":
 		if e.ComplexityRoot.Mutation.UpdateListing == nil {
 			break
@@ -3315,6 +3392,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Discount(childComplexity, args["id"].(string)), true
 
+	case "Query.licenseKey":
+		if e.ComplexityRoot.Query.LicenseKey == nil {
+			break
+		}
+
+		args, err := ec.field_Query_licenseKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LicenseKey(childComplexity, args["id"].(string)), true
 	case "Query.listing":
 		if e.ComplexityRoot.Query.Listing == nil {
 			break
@@ -3840,6 +3928,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
 		ec.unmarshalInputUpdateDiscountInput,
+		ec.unmarshalInputUpdateLicenseKeyInput,
 		ec.unmarshalInputUpdateListingInput,
 		ec.unmarshalInputUpdateStoreInput,
 		ec.unmarshalInputUpdateWebhookInput,
@@ -3934,7 +4023,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/licenses.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -3953,6 +4042,7 @@ var sources = []*ast.Source{
 	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
 	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
+	{Name: "schema/license_keys.graphqls", Input: sourceData("schema/license_keys.graphqls"), BuiltIn: false},
 	{Name: "schema/licenses.graphqls", Input: sourceData("schema/licenses.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
@@ -4007,6 +4097,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_subscription(ctx, field)
 	case "discounts":
 		return ec.fieldContext_Account_discounts(ctx, field)
+	case "licenseKeys":
+		return ec.fieldContext_Account_licenseKeys(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
 	case "orders":
@@ -4543,6 +4635,60 @@ func (ec *executionContext) childFields_LicenseActivation(ctx context.Context, f
 		return ec.fieldContext_LicenseActivation_lastSeenAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LicenseActivation", field.Name)
+}
+
+func (ec *executionContext) childFields_LicenseKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_LicenseKey_object(ctx, field)
+	case "id":
+		return ec.fieldContext_LicenseKey_id(ctx, field)
+	case "key":
+		return ec.fieldContext_LicenseKey_key(ctx, field)
+	case "listingId":
+		return ec.fieldContext_LicenseKey_listingId(ctx, field)
+	case "orderId":
+		return ec.fieldContext_LicenseKey_orderId(ctx, field)
+	case "customerId":
+		return ec.fieldContext_LicenseKey_customerId(ctx, field)
+	case "status":
+		return ec.fieldContext_LicenseKey_status(ctx, field)
+	case "activationLimit":
+		return ec.fieldContext_LicenseKey_activationLimit(ctx, field)
+	case "activationsCount":
+		return ec.fieldContext_LicenseKey_activationsCount(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_LicenseKey_expiresAt(ctx, field)
+	case "lastValidatedAt":
+		return ec.fieldContext_LicenseKey_lastValidatedAt(ctx, field)
+	case "activations":
+		return ec.fieldContext_LicenseKey_activations(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LicenseKey_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_LicenseKey_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseKey", field.Name)
+}
+
+func (ec *executionContext) childFields_LicenseKeyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LicenseKeyConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LicenseKeyConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseKeyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LicenseKeyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_LicenseKeyEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_LicenseKeyEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LicenseKeyEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_LicenseSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5399,6 +5545,68 @@ func (ec *executionContext) field_Account_events_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Account_licenseKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "listing",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["listing"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.LicenseKeyStatus, error) {
+			return ec.unmarshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "email",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["email"] = arg6
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_listings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5683,6 +5891,28 @@ func (ec *executionContext) field_Mutation_deleteDiscount_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteLicenseActivation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "licenseKeyId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["licenseKeyId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "activationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["activationId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteListing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5933,6 +6163,28 @@ func (ec *executionContext) field_Mutation_updateDiscount_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateLicenseKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateLicenseKeyInput, error) {
+			return ec.unmarshalNUpdateLicenseKeyInput2commerceᚋgraphᚋmodelᚐUpdateLicenseKeyInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateListing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6056,6 +6308,20 @@ func (ec *executionContext) field_Query_customer_args(ctx context.Context, rawAr
 }
 
 func (ec *executionContext) field_Query_discount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_licenseKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -6760,6 +7026,50 @@ func (ec *executionContext) fieldContext_Account_discounts(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Account_discounts_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_licenseKeys(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_licenseKeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().LicenseKeys(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["listing"].(*string), fc.Args["order"].(*string), fc.Args["status"].(*model.LicenseKeyStatus), fc.Args["key"].(*string), fc.Args["email"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseKeyConnection) graphql.Marshaler {
+			return ec.marshalOLicenseKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_licenseKeys(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseKeyConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_licenseKeys_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11438,6 +11748,125 @@ func (ec *executionContext) fieldContext_LicenseKey_updatedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("LicenseKey", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _LicenseKeyConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKeyConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LicenseKeyEdge) graphql.Marshaler {
+			return ec.marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKeyConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseKeyEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LicenseKeyConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKeyConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKeyConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKeyConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseKeyConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LicenseKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKeyEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKeyEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LicenseKeyEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LicenseKeyEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKeyEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LicenseKeyEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseKey) graphql.Marshaler {
+			return ec.marshalNLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLicenseKey(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LicenseKeyEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LicenseKeyEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LicenseSettings_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13393,6 +13822,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteDiscount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateLicenseKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLicenseKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLicenseKey(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateLicenseKeyInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseKey) graphql.Marshaler {
+			return ec.marshalOLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLicenseKey(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLicenseKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLicenseKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLicenseActivation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLicenseActivation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLicenseActivation(ctx, fc.Args["licenseKeyId"].(string), fc.Args["activationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLicenseActivation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLicenseActivation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -16386,6 +16903,50 @@ func (ec *executionContext) fieldContext_Query_discount(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_discount_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_licenseKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_licenseKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LicenseKey(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LicenseKey) graphql.Marshaler {
+			return ec.marshalOLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLicenseKey(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_licenseKey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LicenseKey(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_licenseKey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20294,6 +20855,50 @@ func (ec *executionContext) unmarshalInputUpdateDiscountInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateLicenseKeyInput(ctx context.Context, obj any) (model.UpdateLicenseKeyInput, error) {
+	var it model.UpdateLicenseKeyInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"status", "activationLimit", "expiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "activationLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("activationLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ActivationLimit = graphql.OmittableOf(data)
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context, obj any) (model.UpdateListingInput, error) {
 	var it model.UpdateListingInput
 	if obj == nil {
@@ -20764,6 +21369,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_discounts(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "licenseKeys":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_licenseKeys(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -23007,6 +23650,92 @@ func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var licenseKeyConnectionImplementors = []string{"LicenseKeyConnection"}
+
+func (ec *executionContext) _LicenseKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseKeyConnection")
+		case "edges":
+			out.Values[i] = ec._LicenseKeyConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LicenseKeyConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseKeyEdgeImplementors = []string{"LicenseKeyEdge"}
+
+func (ec *executionContext) _LicenseKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LicenseKeyEdge")
+		case "cursor":
+			out.Values[i] = ec._LicenseKeyEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._LicenseKeyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var licenseSettingsImplementors = []string{"LicenseSettings"}
 
 func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseSettings) graphql.Marshaler {
@@ -23724,6 +24453,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteDiscount":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteDiscount(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateLicenseKey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLicenseKey(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteLicenseActivation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLicenseActivation(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -25001,6 +25744,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_discount(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "licenseKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_licenseKey(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -27377,6 +28142,42 @@ func (ec *executionContext) marshalNLicenseActivation2ᚖcommerceᚋgraphᚋmode
 	return ec._LicenseActivation(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLicenseKey(ctx context.Context, sel ast.SelectionSet, v *model.LicenseKey) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LicenseKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseKeyEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLicenseKeyEdge2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLicenseKeyEdge2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdge(ctx context.Context, sel ast.SelectionSet, v *model.LicenseKeyEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LicenseKeyEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx context.Context, v any) (model.LicenseKeyStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus[tmp]
@@ -28047,6 +28848,11 @@ func (ec *executionContext) unmarshalNUpdateAccountInput2commerceᚋgraphᚋmode
 
 func (ec *executionContext) unmarshalNUpdateDiscountInput2commerceᚋgraphᚋmodelᚐUpdateDiscountInput(ctx context.Context, v any) (model.UpdateDiscountInput, error) {
 	res, err := ec.unmarshalInputUpdateDiscountInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateLicenseKeyInput2commerceᚋgraphᚋmodelᚐUpdateLicenseKeyInput(ctx context.Context, v any) (model.UpdateLicenseKeyInput, error) {
+	res, err := ec.unmarshalInputUpdateLicenseKeyInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -28986,6 +29792,54 @@ func (ec *executionContext) marshalOLicenseActivation2ᚖcommerceᚋgraphᚋmode
 	}
 	return ec._LicenseActivation(ctx, sel, v)
 }
+
+func (ec *executionContext) marshalOLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLicenseKey(ctx context.Context, sel ast.SelectionSet, v *model.LicenseKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LicenseKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLicenseKeyConnection2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyConnection(ctx context.Context, sel ast.SelectionSet, v *model.LicenseKeyConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LicenseKeyConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx context.Context, v any) (*model.LicenseKeyStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus(ctx context.Context, sel ast.SelectionSet, v *model.LicenseKeyStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus = map[string]model.LicenseKeyStatus{
+		"ACTIVE":   model.LicenseKeyStatusActive,
+		"DISABLED": model.LicenseKeyStatusDisabled,
+		"REVOKED":  model.LicenseKeyStatusRevoked,
+		"EXPIRED":  model.LicenseKeyStatusExpired,
+	}
+	marshalOLicenseKeyStatus2ᚖcommerceᚋgraphᚋmodelᚐLicenseKeyStatus = map[model.LicenseKeyStatus]string{
+		model.LicenseKeyStatusActive:   "ACTIVE",
+		model.LicenseKeyStatusDisabled: "DISABLED",
+		model.LicenseKeyStatusRevoked:  "REVOKED",
+		model.LicenseKeyStatusExpired:  "EXPIRED",
+	}
+)
 
 func (ec *executionContext) marshalOLicenseSettings2ᚖcommerceᚋgraphᚋmodelᚐLicenseSettings(ctx context.Context, sel ast.SelectionSet, v *model.LicenseSettings) graphql.Marshaler {
 	if v == nil {

@@ -34,6 +34,7 @@ var Groups = map[string]Group{
 	"files":                {Name: "files", Rules: perMinute(60)},
 	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
 	"discounts":            {Name: "discounts", Rules: perMinute(60)},
+	"license_keys":         {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
 	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)},             // per email
 	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},               // per client IP
 	"free_orders":          {Name: "free_orders", Rules: perHour(5)},                 // per email and listing (CONTRACT §19)

@@ -9,3 +9,6 @@ var (
 
 // LookupDiscountForCheckout is lookupDiscountForCheckout.
 var LookupDiscountForCheckout = (*Resolver).lookupDiscountForCheckout
+
+// IssueLicenseKey is issueLicenseKey.
+var IssueLicenseKey = (*Resolver).issueLicenseKey

@@ -375,6 +375,19 @@ func (x accountResolver) Discounts(ctx context.Context, obj *model.Account, firs
 	return x.DiscountsConnection(ctx, first, after, model.DiscountFilter{Status: status, ListingID: listing})
 }
 
+// DeleteLicenseActivation is the GraphQL form of DELETE
+// /v1/license-keys/{id}/activations/{activation_id}.
+func (x mutationResolver) DeleteLicenseActivation(ctx context.Context, licenseKeyID, activationID string) (*bool, error) {
+	return done(x.Resolver.DeleteLicenseActivation(ctx, licenseKeyID, activationID))
+}
+
+// LicenseKeys is viewer.licenseKeys: the same page as GET
+// /v1/license-keys, as a connection.
+func (x accountResolver) LicenseKeys(ctx context.Context, obj *model.Account, first *int, after *string, listing, order *string,
+	status *model.LicenseKeyStatus, key, email *string) (*model.LicenseKeyConnection, error) {
+	return x.LicenseKeysConnection(ctx, first, after, model.LicenseKeyFilter{ListingID: listing, OrderID: order, Status: status, Key: key, Email: email})
+}
+
 // done is a use case's boolean answer as a nullable GraphQL Boolean.
 func done(ok bool, err error) (*bool, error) {
 	if err != nil {

@@ -79,6 +79,8 @@ func (r *Resolver) NodeByID(ctx context.Context, id string) (model.Node, error) 
 		n, err = nodeOf(r.reviewByID(ctx, p.AccountID, id))
 	case "dsc":
 		n, err = nodeOf(r.Discount(ctx, id))
+	case "lic":
+		n, err = nodeOf(r.LicenseKey(ctx, id))
 	default:
 		return nil, nil
 	}

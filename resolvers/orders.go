@@ -302,26 +302,35 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	if err != nil {
 		return err
 	}
-	var refs []licenseKeyRef
-	var mailKeys []mail.LicenseKey
-	if id, key, ok, err := r.issueLicenseKey(ctx, tx, o, now); err != nil {
-		return err
-	} else if ok {
-		var expires *time.Time
-		if err := tx.River.QueryRow(ctx, `SELECT expires_at FROM license_keys WHERE id = $1`, id).Scan(&expires); err != nil {
-			return fmt.Errorf("read the license key's expiry: %w", err)
-		}
-		refs = append(refs, licenseKeyRef{ID: id, Key: key})
-		mailKeys = append(mailKeys, mail.LicenseKey{Key: key, ExpiresAt: expires})
-	}
 	var snap struct {
 		Title string `json:"title"`
+		// License is the listing's license when the order was placed
+		// (null or absent: none); it cannot change once the listing is on
+		// sale.
+		License json.RawMessage `json:"license"`
 	}
 	var seller struct {
 		DisplayName string `json:"display_name"`
 	}
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	_ = json.Unmarshal(o.SellerSnapshot, &seller)
+	var refs []licenseKeyRef
+	var mailKeys []mail.LicenseKey
+	// An order without a license reads nothing more.
+	if len(snap.License) > 0 && string(snap.License) != "null" {
+		id, key, ok, err := r.issueLicenseKey(ctx, tx, o, now)
+		if err != nil {
+			return err
+		}
+		if ok {
+			var expires *time.Time
+			if err := tx.River.QueryRow(ctx, `SELECT expires_at FROM license_keys WHERE id = $1`, id).Scan(&expires); err != nil {
+				return fmt.Errorf("read the license key's expiry: %w", err)
+			}
+			refs = append(refs, licenseKeyRef{ID: id, Key: key})
+			mailKeys = append(mailKeys, mail.LicenseKey{Key: key, ExpiresAt: expires})
+		}
+	}
 	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
 		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o), LicenseKeys: mailKeys})
 	if err != nil {

@@ -191,7 +191,7 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 	for _, p := range s.types["Node"].PossibleTypes {
 		nodes = append(nodes, p.Name)
 	}
-	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount"}, nodes)
+	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount", "LicenseKey"}, nodes)
 	for _, q := range []string{"node", "nodes"} {
 		fieldOf(t, s.types["Query"], q)
 	}

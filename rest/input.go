@@ -37,11 +37,13 @@ import (
 // segment before it (/v1/orders/{id} → ord).
 var pathIDPrefixes = map[string]string{
 	"accounts":     "acc",
+	"activations":  "act",
 	"api-keys":     "key",
 	"customers":    "cus",
 	"deliverables": "del",
 	"discounts":    "dsc",
 	"events":       "evt",
+	"license-keys": "lic",
 	"listings":     "lst",
 	"orders":       "ord",
 	"webhooks":     "wh",

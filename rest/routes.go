@@ -107,6 +107,12 @@ var Routes = []Route{
 	{Method: "PUT", Path: "/v1/discounts/{id}", Handler: (*API).updateDiscount, Group: "discounts", GraphQL: "Mutation.updateDiscount"},
 	{Method: "DELETE", Path: "/v1/discounts/{id}", Handler: (*API).deleteDiscount, Group: "discounts", GraphQL: "Mutation.deleteDiscount"},
 
+	{Method: "GET", Path: "/v1/license-keys", Handler: (*API).listLicenseKeys, Group: "license_keys", GraphQL: "Account.licenseKeys"},
+	{Method: "GET", Path: "/v1/license-keys/{id}", Handler: (*API).getLicenseKey, Group: "license_keys", GraphQL: "Query.licenseKey"},
+	{Method: "PUT", Path: "/v1/license-keys/{id}", Handler: (*API).updateLicenseKey, Group: "license_keys", GraphQL: "Mutation.updateLicenseKey"},
+	{Method: "DELETE", Path: "/v1/license-keys/{id}/activations/{activation_id}", Handler: (*API).deleteLicenseActivation, Group: "license_keys",
+		GraphQL: "Mutation.deleteLicenseActivation"},
+
 	{Method: "GET", Path: "/v1/orders", Handler: (*API).listOrders, Group: "orders", GraphQL: "Account.orders"},
 	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
@@ -149,7 +155,7 @@ type Field struct {
 // GraphQLOnly lists the GraphQL fields that have no REST route.
 var GraphQLOnly = []Field{
 	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
-		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, any other default"},
+		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, lic_ license_keys, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
@@ -171,6 +177,8 @@ func nodeGroup(args map[string]any) string {
 		return "events"
 	case "dsc":
 		return "discounts"
+	case "lic":
+		return "license_keys"
 	}
 	return "default"
 }

@@ -1,6 +1,10 @@
 package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+)
 
 // LicenseSettings are a listing's license terms (CONTRACT §20).
 type LicenseSettings struct {
@@ -73,4 +77,46 @@ type LicenseValidation struct {
 	LicenseKey *PublicLicenseKey     `json:"license_key"`
 	Activation *LicenseActivation    `json:"activation"`
 	Token      *string               `json:"token"`
+}
+
+// LicenseKeyList is a page of GET /v1/license-keys, newest first.
+type LicenseKeyList struct {
+	Object     string        `json:"object"`
+	Data       []*LicenseKey `json:"data"`
+	HasMore    bool          `json:"has_more"`
+	NextCursor *string       `json:"next_cursor"`
+}
+
+// LicenseKeyConnection is a Relay connection of license keys.
+type LicenseKeyConnection struct {
+	Edges    []*LicenseKeyEdge `json:"edges"`
+	PageInfo *PageInfo         `json:"page_info"`
+}
+
+// LicenseKeyEdge is one license key of a connection.
+type LicenseKeyEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *LicenseKey `json:"node"`
+}
+
+// LicenseKeyFilter narrows a list of license keys.
+type LicenseKeyFilter struct {
+	// ListingID keeps the keys of this listing.
+	ListingID *string
+	// OrderID keeps the key of this order.
+	OrderID *string
+	// Status keeps the keys with this status now.
+	Status *LicenseKeyStatus
+	// Key keeps the key a buyer typed (normalized).
+	Key *string
+	// Email keeps the keys of this buyer email, without regard to case.
+	Email *string
+}
+
+// UpdateLicenseKeyInput is the body of PUT /v1/license-keys/{id}: only
+// given fields change; null clears a nullable one.
+type UpdateLicenseKeyInput struct {
+	Status          *LicenseKeyStatus             `json:"status"`
+	ActivationLimit graphql.Omittable[*int]       `json:"activation_limit"`
+	ExpiresAt       graphql.Omittable[*time.Time] `json:"expires_at"`
 }
