@@ -68,6 +68,12 @@ type Documents = {
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": typeof types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": typeof types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": typeof types.SignOutDocument,
+    "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n": typeof types.LicenseKeyFieldsFragmentDoc,
+    "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.LicenseKeysDocument,
+    "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": typeof types.LicenseKeyDocument,
+    "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n": typeof types.LicenseKeyContextDocument,
+    "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": typeof types.UpdateLicenseKeyDocument,
+    "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n": typeof types.DeleteLicenseActivationDocument,
 };
 const documents: Documents = {
     "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n": types.ActionFieldsFragmentDoc,
@@ -124,6 +130,12 @@ const documents: Documents = {
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": types.SignOutDocument,
+    "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n": types.LicenseKeyFieldsFragmentDoc,
+    "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.LicenseKeysDocument,
+    "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": types.LicenseKeyDocument,
+    "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n": types.LicenseKeyContextDocument,
+    "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": types.UpdateLicenseKeyDocument,
+    "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n": types.DeleteLicenseActivationDocument,
 };
 
 /**
@@ -356,6 +368,30 @@ export function graphql(source: "\n  mutation SignIn($input: SignInInput!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SignOut { signOut }\n"): (typeof documents)["\n  mutation SignOut { signOut }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n"): (typeof documents)["\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
