@@ -167,7 +167,7 @@ test('create a listing with an uploaded file and publish it', async () => {
   await page.getByLabel('Cover image').setInputFiles({ name: 'moss.png', mimeType: 'image/png', buffer: png });
   await expect(page.getByText('Uploaded moss.png')).toBeVisible();
   await page.getByRole('button', { name: 'Add a checkout field' }).click();
-  await page.getByLabel('Key').fill('favourite_moss');
+  await page.getByLabel('Key', { exact: true }).fill('favourite_moss');
   await page.getByLabel('Label').fill('Your favourite moss');
   await page.getByLabel('utm_campaign').fill('launch');
   await page.getByRole('button', { name: 'Create listing' }).click();

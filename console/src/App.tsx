@@ -15,6 +15,7 @@ import { Orders } from './screens/Orders';
 import { OrderScreen } from './screens/Order';
 import { Customers } from './screens/Customers';
 import { DiscountScreen, Discounts } from './screens/Discounts';
+import { LicenseKeyScreen, LicenseKeys } from './screens/LicenseKeys';
 import { Webhooks } from './screens/Webhooks';
 import { Events } from './screens/Events';
 import { ApiKeys } from './screens/ApiKeys';
@@ -26,6 +27,7 @@ const nav: { to: string; label: string }[] = [
   { to: '/processor', label: 'Processor' },
   { to: '/listings', label: 'Listings' },
   { to: '/discounts', label: 'Discounts' },
+  { to: '/license-keys', label: 'License keys' },
   { to: '/orders', label: 'Orders' },
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
@@ -44,6 +46,8 @@ function route(path: string) {
   if (path === '/discounts') return <Discounts />;
   if (path === '/discounts/new') return <DiscountScreen id={null} />;
   if ((m = path.match(/^\/discounts\/([^/]+)$/))) return <DiscountScreen id={decodeURIComponent(m[1])} />;
+  if (path === '/license-keys') return <LicenseKeys />;
+  if ((m = path.match(/^\/license-keys\/([^/]+)$/))) return <LicenseKeyScreen id={decodeURIComponent(m[1])} />;
   if (path === '/orders') return <Orders />;
   if ((m = path.match(/^\/orders\/([^/]+)$/))) return <OrderScreen id={decodeURIComponent(m[1])} />;
   if (path === '/customers') return <Customers />;

@@ -111,6 +111,7 @@ export const ListingFields = graphql(`
     updatedAt
     deliverables { id type value file { name size contentType } }
     checkoutSchema { key label kind required options }
+    license { activationLimit expiresAfterDays keyPrefix }
     readiness { sellable next actions { ...ActionFields } }
   }
 `);
@@ -466,4 +467,69 @@ export const SignIn = graphql(`
 
 export const SignOut = graphql(`
   mutation SignOut { signOut }
+`);
+
+export const LicenseKeyFields = graphql(`
+  fragment LicenseKeyFields on LicenseKey {
+    id
+    key
+    listingId
+    orderId
+    customerId
+    status
+    activationLimit
+    activationsCount
+    expiresAt
+    lastValidatedAt
+    createdAt
+    updatedAt
+  }
+`);
+
+export const LicenseKeysQuery = graphql(`
+  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {
+    viewer {
+      id
+      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {
+        edges { node { ...LicenseKeyFields } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const LicenseKeyQuery = graphql(`
+  query LicenseKey($id: ID!) {
+    licenseKey(id: $id) {
+      ...LicenseKeyFields
+      activations { id fingerprint label metadata createdAt lastSeenAt }
+    }
+  }
+`);
+
+// The buyer and listing of license keys: their orders' emails, their
+// listings' titles (null: deleted since).
+export const LicenseKeyContextQuery = graphql(`
+  query LicenseKeyContext($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      id
+      ... on Order { buyerEmail }
+      ... on Listing { title }
+    }
+  }
+`);
+
+export const UpdateLicenseKey = graphql(`
+  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {
+    updateLicenseKey(id: $id, input: $input) {
+      ...LicenseKeyFields
+      activations { id fingerprint label metadata createdAt lastSeenAt }
+    }
+  }
+`);
+
+export const DeleteLicenseActivation = graphql(`
+  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {
+    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)
+  }
 `);

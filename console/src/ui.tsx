@@ -196,6 +196,40 @@ export function Choice<T extends string>({
   );
 }
 
+/** An on/off setting: a checkbox with the switch role, its label beside it, and a hint. */
+export function Switch({
+  label: text,
+  checked,
+  onChecked,
+  hint,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChecked: (on: boolean) => void;
+  hint?: string;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field switch">
+      <label className="check" htmlFor={id}>
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          checked={checked}
+          disabled={disabled}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          onChange={(e) => onChecked(e.target.checked)}
+        />
+        <span>{text}</span>
+      </label>
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+    </div>
+  );
+}
+
 /** The problems no field of the form shows (params not in `shown`). */
 export function FormErrors({ problems, shown = [] }: { problems: Problem[]; shown?: string[] }) {
   const rest = problems.filter((p) => !p.param || !shown.includes(p.param));
@@ -313,6 +347,20 @@ export function moneyExample(currency: string | null | undefined): string {
   return decimalsOf(currency) === 0 ? '2900' : '19.99';
 }
 
+/** An RFC 3339 time → a datetime-local value in UTC (the console shows times in UTC). */
+export function timeInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 16);
+}
+
+/** A datetime-local value, read as UTC → an RFC 3339 time (null when empty or not a time). */
+export function timeValue(input: string): string | null {
+  if (!input) return null;
+  const d = new Date(`${input}:00Z`);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
+}
+
 export function Time({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">—</span>;
   const d = new Date(value);
@@ -376,7 +424,7 @@ export function Pager({
   );
 }
 
-export function CopyButton({ text, what = 'Copy' }: { text: string; what?: string }) {
+export function CopyButton({ text, what = 'Copy', label: name, small }: { text: string; what?: string; label?: string; small?: boolean }) {
   const [done, setDone] = useState(false);
   async function copy() {
     try {
@@ -387,7 +435,7 @@ export function CopyButton({ text, what = 'Copy' }: { text: string; what?: strin
     }
   }
   return (
-    <button type="button" onClick={copy} className="secondary">
+    <button type="button" onClick={copy} className={small ? 'secondary small' : 'secondary'} aria-label={name ? `${done ? 'Copied' : what}: ${name}` : undefined}>
       {done ? 'Copied' : what}
     </button>
   );

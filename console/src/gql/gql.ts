@@ -25,7 +25,7 @@ type Documents = {
     "\n  mutation DisconnectProcessor { disconnectProcessor { accountId affectedListings } }\n": typeof types.DisconnectProcessorDocument,
     "\n  mutation SetTestKey($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id processor { status chargesEnabled payoutsEnabled testMode } }\n  }\n": typeof types.SetTestKeyDocument,
     "\n  query Listings($first: Int, $after: String, $status: ListingStatus) {\n    viewer {\n      id\n      listings(first: $first, after: $after, status: $status) {\n        edges { node { id title price pricing currency status url updatedAt readiness { sellable } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.ListingsDocument,
-    "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n": typeof types.ListingFieldsFragmentDoc,
+    "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    license { activationLimit expiresAfterDays keyPrefix }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n": typeof types.ListingFieldsFragmentDoc,
     "\n  query Listing($id: ID!) {\n    listing(id: $id) { ...ListingFields }\n    viewer { id currency }\n  }\n": typeof types.ListingDocument,
     "\n  mutation CreateListing($input: CreateListingInput!) {\n    createListing(input: $input) { ...ListingFields }\n  }\n": typeof types.CreateListingDocument,
     "\n  mutation UpdateListing($id: ID!, $input: UpdateListingInput!) {\n    updateListing(id: $id, input: $input) { ...ListingFields }\n  }\n": typeof types.UpdateListingDocument,
@@ -68,6 +68,12 @@ type Documents = {
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": typeof types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": typeof types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": typeof types.SignOutDocument,
+    "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n": typeof types.LicenseKeyFieldsFragmentDoc,
+    "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.LicenseKeysDocument,
+    "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": typeof types.LicenseKeyDocument,
+    "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n": typeof types.LicenseKeyContextDocument,
+    "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": typeof types.UpdateLicenseKeyDocument,
+    "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n": typeof types.DeleteLicenseActivationDocument,
 };
 const documents: Documents = {
     "\n  fragment ActionFields on Action {\n    code\n    kind\n    priority\n    message\n    resolve { method endpoint url params inputs { name } graphql { query variables } }\n  }\n": types.ActionFieldsFragmentDoc,
@@ -81,7 +87,7 @@ const documents: Documents = {
     "\n  mutation DisconnectProcessor { disconnectProcessor { accountId affectedListings } }\n": types.DisconnectProcessorDocument,
     "\n  mutation SetTestKey($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id processor { status chargesEnabled payoutsEnabled testMode } }\n  }\n": types.SetTestKeyDocument,
     "\n  query Listings($first: Int, $after: String, $status: ListingStatus) {\n    viewer {\n      id\n      listings(first: $first, after: $after, status: $status) {\n        edges { node { id title price pricing currency status url updatedAt readiness { sellable } } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.ListingsDocument,
-    "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n": types.ListingFieldsFragmentDoc,
+    "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    license { activationLimit expiresAfterDays keyPrefix }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n": types.ListingFieldsFragmentDoc,
     "\n  query Listing($id: ID!) {\n    listing(id: $id) { ...ListingFields }\n    viewer { id currency }\n  }\n": types.ListingDocument,
     "\n  mutation CreateListing($input: CreateListingInput!) {\n    createListing(input: $input) { ...ListingFields }\n  }\n": types.CreateListingDocument,
     "\n  mutation UpdateListing($id: ID!, $input: UpdateListingInput!) {\n    updateListing(id: $id, input: $input) { ...ListingFields }\n  }\n": types.UpdateListingDocument,
@@ -124,6 +130,12 @@ const documents: Documents = {
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": types.SignInDocument,
     "\n  mutation SignOut { signOut }\n": types.SignOutDocument,
+    "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n": types.LicenseKeyFieldsFragmentDoc,
+    "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.LicenseKeysDocument,
+    "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": types.LicenseKeyDocument,
+    "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n": types.LicenseKeyContextDocument,
+    "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n": types.UpdateLicenseKeyDocument,
+    "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n": types.DeleteLicenseActivationDocument,
 };
 
 /**
@@ -187,7 +199,7 @@ export function graphql(source: "\n  query Listings($first: Int, $after: String,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n"): (typeof documents)["\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n"];
+export function graphql(source: "\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    license { activationLimit expiresAfterDays keyPrefix }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n"): (typeof documents)["\n  fragment ListingFields on Listing {\n    id\n    title\n    description\n    price\n    pricing\n    suggestedPrice\n    maximumPrice\n    currency\n    slug\n    status\n    url\n    coverUrl\n    coverBlur\n    fulfillment\n    externalDelivery\n    utmSource\n    utmMedium\n    utmCampaign\n    publishedAt\n    updatedAt\n    deliverables { id type value file { name size contentType } }\n    checkoutSchema { key label kind required options }\n    license { activationLimit expiresAfterDays keyPrefix }\n    readiness { sellable next actions { ...ActionFields } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -356,6 +368,30 @@ export function graphql(source: "\n  mutation SignIn($input: SignInInput!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SignOut { signOut }\n"): (typeof documents)["\n  mutation SignOut { signOut }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment LicenseKeyFields on LicenseKey {\n    id\n    key\n    listingId\n    orderId\n    customerId\n    status\n    activationLimit\n    activationsCount\n    expiresAt\n    lastValidatedAt\n    createdAt\n    updatedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKeys($first: Int, $after: String, $status: LicenseKeyStatus, $key: String, $email: String) {\n    viewer {\n      id\n      licenseKeys(first: $first, after: $after, status: $status, key: $key, email: $email) {\n        edges { node { ...LicenseKeyFields } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKey($id: ID!) {\n    licenseKey(id: $id) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n"): (typeof documents)["\n  query LicenseKeyContext($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n      ... on Order { buyerEmail }\n      ... on Listing { title }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateLicenseKey($id: ID!, $input: UpdateLicenseKeyInput!) {\n    updateLicenseKey(id: $id, input: $input) {\n      ...LicenseKeyFields\n      activations { id fingerprint label metadata createdAt lastSeenAt }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n"): (typeof documents)["\n  mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {\n    deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

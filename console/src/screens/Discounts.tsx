@@ -43,6 +43,8 @@ import {
   moneyExample,
   moneyText,
   parseMoney,
+  timeInput,
+  timeValue,
   useCursor,
 } from '../ui';
 
@@ -422,19 +424,6 @@ type FormState = {
   perCustomer: string;
   minimum: string;
 };
-
-/** An RFC 3339 time → a datetime-local value in UTC (the console shows times in UTC). */
-function timeInput(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 16);
-}
-
-function timeValue(input: string): string | null {
-  if (!input) return null;
-  const d = new Date(`${input}:00Z`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
-}
 
 function formOf(d: Discount | null, currency: string | null): FormState {
   return {

@@ -1,6 +1,6 @@
 // Create and edit a listing: fields, cover and deliverable uploads (with a
-// progress bar), checkout-schema editor, UTM fields; publish, pause,
-// resume, delete; the product page's link.
+// progress bar), checkout-schema editor, license keys, UTM fields; publish,
+// pause, resume, delete; the product page's link.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
@@ -20,6 +20,7 @@ import type {
   DeliverableType,
   ExternalDelivery,
   FilePurpose,
+  LicenseSettingsInput,
   ListingFieldsFragment,
   ListingPricing,
 } from '../gql/graphql';
@@ -37,6 +38,7 @@ import {
   Page,
   Progress,
   Select,
+  Switch,
   TextArea,
   errorFor,
   formatMoney,
@@ -53,6 +55,27 @@ export function priceText(l: { price: number; pricing: ListingPricing; currency?
   if (l.pricing !== 'PAY_WHAT_YOU_WANT') return formatMoney(l.price, l.currency);
   return l.price === 0 ? 'Free, or pay what you want' : `${formatMoney(l.price, l.currency)} or more`;
 }
+
+/**
+ * A listing's license terms in words: "Up to 3 devices per key · keys
+ * expire 365 days after purchase · keys start with ACME-".
+ */
+export function licenseText(l: NonNullable<ListingFieldsFragment['license']>): string {
+  const n = new Intl.NumberFormat();
+  const parts = [
+    l.activationLimit == null
+      ? 'Any number of devices per key'
+      : `Up to ${n.format(l.activationLimit)} ${l.activationLimit === 1 ? 'device' : 'devices'} per key`,
+    l.expiresAfterDays == null
+      ? 'keys never expire'
+      : `keys expire ${n.format(l.expiresAfterDays)} ${l.expiresAfterDays === 1 ? 'day' : 'days'} after purchase`,
+  ];
+  if (l.keyPrefix) parts.push(`keys start with ${l.keyPrefix}-`);
+  return parts.join(' · ');
+}
+
+// What a key looks like: the prefix, then four groups of five characters.
+const keyShape = 'XXXXX-XXXXX-XXXXX-XXXXX';
 
 type SchemaRow = { key: string; label: string; kind: CheckoutFieldKind; required: boolean; options: string };
 
@@ -134,6 +157,12 @@ function ListingForm({
       options: (f.options ?? []).join(', '),
     })),
   );
+  const [licensed, setLicensed] = useState(listing?.license != null);
+  const [activationLimit, setActivationLimit] = useState(listing?.license?.activationLimit != null ? String(listing.license.activationLimit) : '');
+  const [expiresAfterDays, setExpiresAfterDays] = useState(
+    listing?.license?.expiresAfterDays != null ? String(listing.license.expiresAfterDays) : '',
+  );
+  const [keyPrefix, setKeyPrefix] = useState(listing?.license?.keyPrefix ?? '');
   const [pending, setPending] = useState<(DeliverableInput & { name: string })[]>([]);
   const [problems, setProblems] = useState<Problem[]>([]);
   const [notice, setNotice] = useState('');
@@ -185,6 +214,23 @@ function ListingForm({
     };
     const suggestedPrice = optionalMoney(suggested, 'suggested_price', 'suggested price');
     const maximumPrice = optionalMoney(maximum, 'maximum_price', 'maximum price');
+    // A whole number, or empty for none; its bounds are the API's to say.
+    const optionalCount = (text: string, param: string, what: string, example: string, none: string): number | null => {
+      const t = text.trim().replace(/[\s,.\u00a0\u202f']/g, '');
+      if (t === '') return null;
+      if (!/^\d{1,9}$/.test(t)) {
+        local.push({ message: `Enter ${what} as a whole number, such as ${example}, or leave it empty for ${none}.`, param });
+        return null;
+      }
+      return Number(t);
+    };
+    const license: LicenseSettingsInput | null = licensed
+      ? {
+          activationLimit: optionalCount(activationLimit, 'license.activation_limit', 'the number of devices', '3', 'no limit'),
+          expiresAfterDays: optionalCount(expiresAfterDays, 'license.expires_after_days', 'the number of days', '365', 'keys that never expire'),
+          keyPrefix: keyPrefix.trim(),
+        }
+      : null;
     if (local.length) {
       setProblems(local);
       return;
@@ -205,6 +251,7 @@ function ListingForm({
           externalDelivery,
           deliverables: pending.map(({ type, token, value }) => ({ type, token, value })),
           checkoutSchema: schemaInput(),
+          license,
           utmSource: blank(utmSource),
           utmMedium: blank(utmMedium),
           utmCampaign: blank(utmCampaign),
@@ -230,6 +277,8 @@ function ListingForm({
         coverBlur,
         externalDelivery,
         checkoutSchema: schema.length ? schemaInput() : null,
+        // Null removes the license.
+        license,
         utmSource: blank(utmSource),
         utmMedium: blank(utmMedium),
         utmCampaign: blank(utmCampaign),
@@ -242,6 +291,9 @@ function ListingForm({
       setPrice(moneyText(cents, currency));
       setSuggested(suggestedPrice != null ? moneyText(suggestedPrice, currency) : '');
       setMaximum(maximumPrice != null ? moneyText(maximumPrice, currency) : '');
+      // The license as saved: "1,000" reads "1000".
+      setActivationLimit(license?.activationLimit != null ? String(license.activationLimit) : '');
+      setExpiresAfterDays(license?.expiresAfterDays != null ? String(license.expiresAfterDays) : '');
       setCover(null);
       setRemoveCover(false);
       setNotice('Saved.');
@@ -283,6 +335,9 @@ function ListingForm({
     'utm_source',
     'utm_medium',
     'utm_campaign',
+    'license.activation_limit',
+    'license.expires_after_days',
+    'license.key_prefix',
     ...schema.flatMap((_, i) => ['key', 'label', 'kind', 'options'].map((f) => `checkout_schema[${i}].${f}`)),
   ];
 
@@ -316,6 +371,12 @@ function ListingForm({
                     ? 'No maximum'
                     : formatMoney(listing.maximumPrice, currency)}
                 </dd>
+              </>
+            )}
+            {listing.license && (
+              <>
+                <dt>License keys</dt>
+                <dd data-testid="license-terms">{licenseText(listing.license)}</dd>
               </>
             )}
           </dl>
@@ -423,17 +484,71 @@ function ListingForm({
             onValue={setSlug}
             hint={listing ? undefined : 'Derived from the title when empty.'}
           />
-          <Select
-            label="Orders without deliverables are fulfilled by"
-            param="external_delivery"
-            problems={problems}
-            value={externalDelivery}
-            onValue={setExternalDelivery}
-            options={[
-              { value: 'WEBHOOK', label: 'Your webhook (order.paid)' },
-              { value: 'GENERATED', label: 'You, generating the content per order' },
-            ]}
+          {/* A licensed listing's key is its content: nobody else fulfils it. */}
+          {!licensed && (
+            <Select
+              label="Orders without deliverables are fulfilled by"
+              param="external_delivery"
+              problems={problems}
+              value={externalDelivery}
+              onValue={setExternalDelivery}
+              options={[
+                { value: 'WEBHOOK', label: 'Your webhook (order.paid)' },
+                { value: 'GENERATED', label: 'You, generating the content per order' },
+              ]}
+            />
+          )}
+        </fieldset>
+        <fieldset disabled={!editable || busy}>
+          <legend>License keys</legend>
+          <Switch
+            label="Issue a license key with each order"
+            checked={licensed}
+            onChecked={setLicensed}
+            hint="Each paid order gets a key, shown on the download page and in the download email; your app activates it on the buyer’s devices."
           />
+          {licensed && (
+            <>
+              <Field
+                label="Devices per key (optional)"
+                short
+                param="license.activation_limit"
+                problems={problems}
+                inputMode="numeric"
+                maxLength={6}
+                placeholder="3"
+                value={activationLimit}
+                onValue={setActivationLimit}
+                hint="How many devices one key can be active on at once, 1 to 10,000. Empty: no limit."
+              />
+              <Field
+                label="Keys expire after, in days (optional)"
+                short
+                param="license.expires_after_days"
+                problems={problems}
+                inputMode="numeric"
+                maxLength={5}
+                placeholder="365"
+                value={expiresAfterDays}
+                onValue={setExpiresAfterDays}
+                hint="Counted from the purchase, 1 to 3,650 days. Empty: keys never expire."
+              />
+              <Field
+                label="Key prefix (optional)"
+                short
+                param="license.key_prefix"
+                problems={problems}
+                maxLength={20}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                placeholder="ACME"
+                value={keyPrefix}
+                onValue={(v) => setKeyPrefix(v.toUpperCase())}
+                hint={`Up to 12 letters A–Z and digits; keys then look like ${keyPrefix.trim() ? `${keyPrefix.trim()}-` : ''}${keyShape}.`}
+              />
+            </>
+          )}
         </fieldset>
         <fieldset disabled={!editable || busy}>
           <legend>Cover</legend>
@@ -513,7 +628,12 @@ function ListingForm({
       {listing && (
         <section aria-labelledby="deliverables-title" id="deliverables">
           <h2 id="deliverables-title">Deliverables</h2>
-          {listing.deliverables.length === 0 ? (
+          {listing.deliverables.length === 0 && listing.license ? (
+            <p className="muted">
+              No deliverables: each order gets a license key, shown on the download page and in the download email.
+              {editable && ' Add a file or a link if buyers should also download something.'}
+            </p>
+          ) : listing.deliverables.length === 0 ? (
             <p className="muted">
               No deliverables: orders are fulfilled {listing.externalDelivery === 'WEBHOOK' ? 'by your order.paid webhook' : 'by you'}.
             </p>
