@@ -10,6 +10,5 @@ var (
 // LookupDiscountForCheckout is lookupDiscountForCheckout.
 var LookupDiscountForCheckout = (*Resolver).lookupDiscountForCheckout
 
-// IssueLicenseKey is issueLicenseKey: the license tests issue keys as
-// fulfilment will.
+// IssueLicenseKey is issueLicenseKey (its idempotence is tested directly).
 var IssueLicenseKey = (*Resolver).issueLicenseKey

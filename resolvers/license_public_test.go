@@ -18,7 +18,6 @@ import (
 	"commerce/config"
 	"commerce/db"
 	"commerce/licensing"
-	"commerce/resolvers"
 	"commerce/testkit"
 )
 
@@ -65,14 +64,15 @@ func noRedirect(env *testkit.Env) *http.Client {
 	return &c
 }
 
-// key buys the listing through the sandbox and issues the order's license
-// key with activation limit limit (nil: unlimited), returning its id and
-// the key. Until fulfilment issues keys, the listing is made licensed with
-// SQL and the key issued as fulfilment will (resolvers.IssueLicenseKey);
-// this one helper becomes a purchase of a licensed listing then.
+// key buys the listing through the sandbox, as a buyer does, and returns
+// the id and the key the order got at fulfilment. The key's activation
+// limit is limit (nil: unlimited): the listing's terms are set for this
+// purchase with SQL (a published listing's license cannot change through
+// the API, and one listing serves every key of a test).
 func (f *licenseFixture) key(limit *int) (id, key string) {
 	t, env := f.t, f.env
 	t.Helper()
+	f.exec(`UPDATE listings SET license_enabled = true, license_activation_limit = ? WHERE id = ?`, limit, f.listingID)
 	r := env.Post("/v1/checkouts", f.acc.Key, map[string]any{"listing_id": f.listingID,
 		"buyer_email": "buyer-" + testkit.Unique() + "@example.com"})
 	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
@@ -81,25 +81,17 @@ func (f *licenseFixture) key(limit *int) (id, key string) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
-
-	ctx := context.Background()
-	res := env.Server.Resolver
-	require.NoError(t, res.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE listings SET license_enabled = true, license_activation_limit = ? WHERE id = ?`,
-			limit, f.listingID); err != nil {
-			return err
-		}
-		o := new(db.Order)
-		if err := tx.NewSelect().Model(o).Where("id = ?", c["order_id"]).Scan(ctx); err != nil {
-			return err
-		}
-		var ok bool
-		var err error
-		id, key, ok, err = resolvers.IssueLicenseKey(res, ctx, tx, o, time.Now())
-		require.True(t, ok)
-		return err
-	}))
-	return id, key
+	r = env.Get("/v1/license-keys?order="+c["order_id"].(string), f.acc.Key)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var list struct {
+		Data []struct {
+			ID  string `json:"id"`
+			Key string `json:"key"`
+		} `json:"data"`
+	}
+	r.Decode(t, &list)
+	require.Len(t, list.Data, 1, "the paid order of a licensed listing has its key")
+	return list.Data[0].ID, list.Data[0].Key
 }
 
 func intp(n int) *int { return &n }

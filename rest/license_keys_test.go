@@ -133,7 +133,9 @@ func TestLicenseKeysList(t *testing.T) {
 	require.Empty(t, env.Get("/v1/license-keys?status=revoked", key).JSON(t)["data"])
 	require.Equal(t, 200, env.Post("/v1/orders/"+f.order[c]+"/refund", key, nil).Status)
 	require.Eventually(t, func() bool {
-		return len(env.Get("/v1/license-keys?status=revoked", key).JSON(t)["data"].([]any)) == 1
+		r := env.Get("/v1/license-keys?status=revoked", key)
+		require.Equal(t, 200, r.Status, "%s", r.Body)
+		return len(r.JSON(t)["data"].([]any)) == 1
 	}, 10*time.Second, 50*time.Millisecond)
 
 	// One key; another account sees none of them.

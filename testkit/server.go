@@ -221,7 +221,7 @@ var (
 
 func init() {
 	// Non-JSON bodies are checked for their content type only.
-	for _, ct := range []string{"text/html", "application/yaml", "text/plain"} {
+	for _, ct := range []string{"text/html", "application/yaml", "text/plain", "text/markdown"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
 	}
 }

@@ -51,13 +51,11 @@ func TestLicenseClientExample(t *testing.T) {
 	r = env.Post("/v1/checkouts", acc.Key, map[string]any{"listing_id": listing, "buyer_email": "ada@example.com"})
 	require.Equal(t, 201, r.Status, "%s", r.Body)
 	var co struct {
-		URL   string `json:"url"`
-		Order struct {
-			ID string `json:"id"`
-		} `json:"order"`
+		URL     string `json:"url"`
+		OrderID string `json:"order_id"`
 	}
 	r.Decode(t, &co)
-	resp, err = noRedirect.PostForm(co.URL, url.Values{"outcome": {"success"}})
+	resp, err = noRedirect.PostForm(co.URL, url.Values{"outcome": {"paid"}})
 	require.NoError(t, err)
 	resp.Body.Close()
 	var key string
@@ -67,7 +65,7 @@ func TestLicenseClientExample(t *testing.T) {
 				Key string `json:"key"`
 			} `json:"data"`
 		}
-		env.Get("/v1/license-keys?order="+co.Order.ID, acc.Key).Decode(t, &list)
+		env.Get("/v1/license-keys?order="+co.OrderID, acc.Key).Decode(t, &list)
 		if len(list.Data) == 1 {
 			key = list.Data[0].Key
 		}
@@ -120,7 +118,7 @@ func TestLicenseClientExample(t *testing.T) {
 			ActivationsCount int `json:"activations_count"`
 		} `json:"data"`
 	}
-	env.Get("/v1/license-keys?order="+co.Order.ID, acc.Key).Decode(t, &keys)
+	env.Get("/v1/license-keys?order="+co.OrderID, acc.Key).Decode(t, &keys)
 	require.Equal(t, 1, keys.Data[0].ActivationsCount)
 
 	// Every later start needs no network: the token verifies offline.
@@ -145,7 +143,7 @@ func TestLicenseClientExample(t *testing.T) {
 	code, msg = app("laptop")
 	require.Equal(t, 0, code, msg)
 	require.Contains(t, msg, "token refreshed")
-	env.Get("/v1/license-keys?order="+co.Order.ID, acc.Key).Decode(t, &keys)
+	env.Get("/v1/license-keys?order="+co.OrderID, acc.Key).Decode(t, &keys)
 	require.Equal(t, 1, keys.Data[0].ActivationsCount, "validating does not take a second slot")
 
 	// The service rotates its signing key: a new token names a kid the
