@@ -224,6 +224,7 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	p.Freed = r.URL.Query().Get("freed") == "1"
 	s.renderDownload(w, r, http.StatusOK, p)
 }
 
@@ -336,4 +337,32 @@ func (s *Site) sandboxDispute(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = fmt.Fprintf(w, `{"ok":true}`+"\n")
+}
+
+// deactivateDevice takes a Deactivate button of the download page's
+// license keys: the device is freed and the buyer goes back to the page
+// (303, with a word that it worked); refused from another site (403), for
+// a device that is not the key's (404), on a revoked link (410).
+func (s *Site) deactivateDevice(w http.ResponseWriter, r *http.Request) {
+	if !s.sameOrigin(r) {
+		s.fail(w, r, problem.New(problem.PermissionDenied, "Devices are deactivated from the download page only."))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return
+	}
+	token, keyID := chi.URLParam(r, "token"), chi.URLParam(r, "license_key_id")
+	err := s.Resolver.DeactivateFromDownload(r.Context(), token, keyID, r.PostForm.Get("activation_id"))
+	if errors.Is(err, resolvers.ErrGone) {
+		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, "/d/"+token+"?freed=1#"+keyID, http.StatusSeeOther)
 }

@@ -636,43 +636,8 @@ type DownloadPage struct {
 	// LicenseKeys are the order's license keys (CONTRACT §20), oldest
 	// first; none for a listing without a license.
 	LicenseKeys []DownloadLicenseKey
-}
-
-// DownloadLicenseKey is a license key on the download page.
-type DownloadLicenseKey struct {
-	ID  string
-	Key string
-	// Status is active, disabled, revoked or expired (computed now).
-	Status    string
-	ExpiresAt *time.Time
-}
-
-// Expires is the key's expiry as buyers read it ("" when it never
-// expires): "March 4, 2027 09:30 UTC".
-func (k DownloadLicenseKey) Expires() string {
-	if k.ExpiresAt == nil {
-		return ""
-	}
-	return k.ExpiresAt.UTC().Format("January 2, 2006 15:04") + " UTC"
-}
-
-// downloadLicenseKeys reads the license keys of order orderID for its
-// download page, opened from their seals.
-func (r *Resolver) downloadLicenseKeys(ctx context.Context, orderID string) ([]DownloadLicenseKey, error) {
-	var rows []*db.LicenseKey
-	if err := r.DB.NewSelect().Model(&rows).Where("order_id = ?", orderID).Order("id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("read the order's license keys: %w", err)
-	}
-	now := r.Now()
-	out := make([]DownloadLicenseKey, 0, len(rows))
-	for _, k := range rows {
-		key, err := r.Secrets.Open(k.KeySealed)
-		if err != nil {
-			return nil, fmt.Errorf("open license key %s: %w", k.ID, err)
-		}
-		out = append(out, DownloadLicenseKey{ID: k.ID, Key: key, Status: string(licenseKeyStatus(k, now)), ExpiresAt: utc(k.ExpiresAt)})
-	}
-	return out, nil
+	// Freed: the buyer has just deactivated a device (the page says so).
+	Freed bool
 }
 
 // DownloadItem is one deliverable on the download page.
@@ -723,7 +688,7 @@ func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, e
 	if p.Review, err = r.reviewFormOf(ctx, o); err != nil {
 		return nil, err
 	}
-	if p.LicenseKeys, err = r.downloadLicenseKeys(ctx, o.ID); err != nil {
+	if p.LicenseKeys, err = r.downloadLicenseKeys(ctx, token, o.ID); err != nil {
 		return nil, err
 	}
 	for _, d := range o.Deliverables {
