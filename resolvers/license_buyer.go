@@ -35,8 +35,18 @@ type DownloadActivation struct {
 	ID          string
 	Label       string
 	Fingerprint string
-	Since       string
-	LastSeen    string
+	// Since and LastSeen are dates as buyers read them ("Nov 26, 2026").
+	Since    string
+	LastSeen string
+}
+
+// ShortFingerprint tells two devices with the same label apart: the
+// fingerprint's first 8 characters (and "…" when it is longer).
+func (a DownloadActivation) ShortFingerprint() string {
+	if r := []rune(a.Fingerprint); len(r) > 8 {
+		return string(r[:8]) + "…"
+	}
+	return a.Fingerprint
 }
 
 // Expires is the key's expiry as buyers read it ("" when it never
@@ -75,6 +85,8 @@ func plural(n int, one, many string) string {
 
 func buyerTime(t time.Time) string { return t.UTC().Format("January 2, 2006 15:04") + " UTC" }
 
+func buyerDate(t time.Time) string { return t.UTC().Format("Jan 2, 2006") }
+
 // downloadLicenseKeys reads the license keys of order orderID, opened from
 // their seals, with their devices, for the download page of token.
 func (r *Resolver) downloadLicenseKeys(ctx context.Context, token, orderID string) ([]DownloadLicenseKey, error) {
@@ -108,7 +120,7 @@ func (r *Resolver) downloadLicenseKeys(ctx context.Context, token, orderID strin
 				label = "Unnamed device"
 			}
 			d.Activations = append(d.Activations, DownloadActivation{ID: a.ID, Label: label, Fingerprint: a.Fingerprint,
-				Since: buyerTime(a.CreatedAt), LastSeen: buyerTime(a.LastSeenAt)})
+				Since: buyerDate(a.CreatedAt), LastSeen: buyerDate(a.LastSeenAt)})
 		}
 		out = append(out, d)
 	}
