@@ -306,6 +306,7 @@ func TestTableHasContractGroups(t *testing.T) {
 		"discount_tries": {10, 10 * time.Minute}, // CONTRACT §19: a buyer's code tries per IP
 		"licenses":       {60, time.Minute},      // CONTRACT §20: the public license routes per IP
 		"license_key":    {20, time.Minute},      // CONTRACT §20: the public license routes per key
+		"license_keys":   {120, time.Minute},     // CONTRACT §20: the seller's license-key API
 		"default":        {120, time.Minute},
 	}
 	require.Len(t, ratelimit.Groups, len(want))
