@@ -372,7 +372,9 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
             /v1/licenses/activate), and the device shows here.
           </p>
         ) : (
-          <table className="stack" role="table" aria-labelledby="devices">
+          // Dates on one line, a long fingerprint broken anywhere, a short
+          // label kept whole (table.devices); on a phone, one card a device.
+          <table className="stack devices" role="table" aria-labelledby="devices">
             <thead role="rowgroup">
               <tr role="row">
                 <th scope="col" role="columnheader">Device</th>
@@ -385,11 +387,11 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
             <tbody role="rowgroup">
               {k.activations.map((a) => (
                 <tr key={a.id} role="row">
-                  <td role="cell" data-label="Device" className="lead">{a.label || <span className="muted">No label</span>}</td>
+                  <td role="cell" data-label="Device" className="lead device">{a.label || <span className="muted">No label</span>}</td>
                   <td role="cell" data-label="Fingerprint"><code className="break">{a.fingerprint}</code></td>
-                  <td role="cell" data-label="Activated"><Time value={a.createdAt} /></td>
-                  <td role="cell" data-label="Last seen"><Time value={a.lastSeenAt} /></td>
-                  <td role="cell" data-label="">
+                  <td role="cell" data-label="Activated" className="nowrap"><Time value={a.createdAt} /></td>
+                  <td role="cell" data-label="Last seen" className="nowrap"><Time value={a.lastSeenAt} /></td>
+                  <td role="cell" data-label="" className="actions">
                     <button
                       type="button"
                       className="danger small"
@@ -518,8 +520,8 @@ function TermsForm({
           onValue={setLimit}
           hint={
             used > 0
-              ? `1 to 10,000, and not below the ${used} ${used === 1 ? 'device' : 'devices'} it is active on (remove devices first). Empty: no limit.`
-              : '1 to 10,000. Empty: no limit.'
+              ? `1 to 10,000, and at least the ${used} ${used === 1 ? 'device' : 'devices'} it is active on now (remove devices above to go lower). Empty: any number of devices.`
+              : '1 to 10,000. Empty: any number of devices.'
           }
         />
         <Field

@@ -548,7 +548,7 @@ function ListingForm({
                 placeholder="ACME"
                 value={keyPrefix}
                 onValue={(v) => setKeyPrefix(v.toUpperCase())}
-                hint={`Up to 12 letters A–Z and digits; keys then look like ${keyPrefix.trim() ? `${keyPrefix.trim()}-` : ''}${keyShape}.`}
+                hint={`Up to 12 letters A–Z and digits; keys then look like ${keyPrefix.trim() && keyPrefixPattern.test(keyPrefix.trim()) ? `${keyPrefix.trim()}-` : ''}${keyShape}.`}
               />
             </>
           )}
