@@ -1,12 +1,17 @@
 // License keys in the console (CONTRACT §20): a listing's license set
-// through the listing form (the API's refusals at their fields, the terms
-// in words, no fulfilment asked of a licensed listing without
-// deliverables, frozen once published); bought twice through the product
-// page and the sandbox; each buyer's key found on the License keys screen
-// by buyer email and by key as typed; a key opened, its devices (none: the
-// public activation API is not on this branch), disabled and enabled, its
-// limit raised (and a refused one shown at its field), its expiry changed.
+// through the listing form (out-of-range terms refused in the browser in
+// words for a person, each at its field; the terms in words, no fulfilment
+// asked of a licensed listing without deliverables, frozen once published);
+// bought twice through the product page and the sandbox; each buyer's key
+// found on the License keys screen by buyer email and by key as typed; a key
+// opened, disabled and enabled, its limit raised (and an out-of-range one
+// refused at its field), its expiry changed; a key's devices, activated by
+// the seller's app through the public license API (POST
+// /v1/licenses/activate): listed with their labels, fingerprints and dates,
+// the limit not lowered below them (the service's refusal said at the
+// field), one removed and its slot free again.
 import { test, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { expectAccessible, screenshots, signUpAndConnect } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -22,11 +27,21 @@ let adaKey = '';
 let graceKey = '';
 let adaOrder = '';
 const consoleErrors: string[] = [];
+const dialogs: string[] = [];
+let dismissNext = false;
 
 test.beforeAll(async ({ browser, baseURL }) => {
   context = await browser.newContext({ baseURL, permissions: ['clipboard-read', 'clipboard-write'] });
   page = await context.newPage();
-  page.on('dialog', (d) => d.accept());
+  // Confirmations are read, then accepted unless a step asks to dismiss the next one.
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    if (dismissNext) {
+      dismissNext = false;
+      return d.dismiss();
+    }
+    return d.accept();
+  });
   page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error' && new URL(page.url()).pathname.startsWith('/console')) consoleErrors.push(`${page.url()}: ${m.text()}`);
@@ -52,20 +67,35 @@ test('a licensed listing through the form: refusals at their fields, the terms i
   const limit = page.getByLabel('Devices per key (optional)');
   const days = page.getByLabel('Keys expire after, in days (optional)');
   const prefix = page.getByLabel('Key prefix (optional)');
-  // Three refusals of the API at once, each at its field.
+  // Three terms out of range at once: each refused at its field, in words
+  // for a person (the API's messages, written for its callers, are only a
+  // last line), nothing created.
+  const errorAt = (field: typeof limit) => page.locator('.field', { has: field }).locator('.error');
   await limit.fill('0');
   await days.fill('5000');
   await prefix.fill('ACME-1');
   await page.getByRole('button', { name: 'Create listing' }).click();
   await expect(limit).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('.field', { has: limit }).locator('.error')).toContainText('1 to 10,000');
+  await expect(errorAt(limit)).toHaveText('Devices per key must be a whole number from 1 to 10,000; leave it empty for any number of devices.');
   await expect(days).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('.field', { has: days }).locator('.error')).toContainText('1 to 3,650');
+  await expect(errorAt(days)).toHaveText('Keys expire after a whole number of days from 1 to 3,650 (ten years); leave it empty for keys that never expire.');
   await expect(prefix).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('.field', { has: prefix }).locator('.error')).toContainText('upper-case letters');
+  await expect(errorAt(prefix)).toHaveText(
+    'The key prefix can be up to 12 letters A–Z and digits 0–9, nothing else (the dash after it is added for you); leave it empty for keys without a prefix.',
+  );
+  for (const said of await page.locator('.error').allTextContents()) expect(said).not.toMatch(/activation_limit|expires_after_days|key_prefix|null/);
   await expect(page).toHaveURL(/\/console\/listings\/new$/);
   await expectAccessible(page, 'listing-new-license-errors');
   await screenshots(page, 'listing-new-license-errors');
+  // Not numbers, and a prefix too long: the same words.
+  await limit.fill('three');
+  await days.fill('1.5');
+  await prefix.fill('ABCDEFGHIJKLM');
+  await page.getByRole('button', { name: 'Create listing' }).click();
+  await expect(errorAt(limit)).toContainText('whole number from 1 to 10,000');
+  await expect(errorAt(days)).toContainText('whole number of days from 1 to 3,650');
+  await expect(errorAt(prefix)).toContainText('up to 12 letters');
+  await expect(page).toHaveURL(/\/console\/listings\/new$/);
 
   // Typed in lower case, the prefix is upper-cased as it is typed.
   await limit.fill('3');
@@ -252,8 +282,7 @@ test("a key's page: no device yet, disabled and enabled, its limit raised and it
   await expect(summary.getByRole('link', { name: adaOrder })).toHaveAttribute('href', `/console/orders/${adaOrder}`);
   await expect(page.getByTestId('key-devices')).toHaveText('0 of 2 devices');
   await expect(page.getByTestId('key-expires')).toContainText(inAYear());
-  // The public activation API (POST /v1/licenses/activate) is built on
-  // another branch: with no route to activate through, the key has no device.
+  // No app has activated Ada's key yet (Grace's gets devices below).
   await expect(page.getByTestId('no-devices')).toContainText('No device has activated this key yet.');
   await expectAccessible(page, 'license-key');
   await screenshots(page, 'license-key');
@@ -271,7 +300,7 @@ test("a key's page: no device yet, disabled and enabled, its limit raised and it
   await page.getByRole('button', { name: 'Enable' }).click();
   await expect(page.locator('.page-head .badge')).toHaveText('Active');
 
-  // The limit raised; one the API refuses shown at its field.
+  // The limit raised; one out of range refused at its field, in words for a person.
   const form = page.getByRole('form', { name: 'Limit and expiry' });
   const limit = form.getByLabel('Devices allowed (optional)');
   await expect(limit).toHaveValue('2');
@@ -281,7 +310,9 @@ test("a key's page: no device yet, disabled and enabled, its limit raised and it
   await limit.fill('20000');
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect(limit).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.locator('.field', { has: page.getByLabel('Devices allowed (optional)') }).locator('.error')).toContainText('10,000');
+  await expect(page.locator('.field', { has: page.getByLabel('Devices allowed (optional)') }).locator('.error')).toHaveText(
+    'Devices allowed must be a whole number from 1 to 10,000; leave it empty for any number of devices.',
+  );
   await expect(page.getByText('Saved.')).toHaveCount(0);
   await expect(page.getByTestId('key-devices')).toHaveText('0 of 5 devices');
   await expectAccessible(page, 'license-key-limit-refused');
@@ -307,6 +338,112 @@ test("a key's page: no device yet, disabled and enabled, its limit raised and it
   const row = page.getByRole('row', { name: new RegExp(adaKey) });
   await expect(row).toContainText('0 devices · no limit');
   await expect(row.getByRole('cell').nth(5)).toHaveText('Never');
+});
+
+/** A call of the public license API as the seller's app makes it: no API key, the license key is the credential. */
+async function licenses(request: APIRequestContext, baseURL: string | undefined, action: 'activate' | 'validate' | 'deactivate', body: object) {
+  const r = await request.post(`${baseURL}/v1/licenses/${action}`, { data: body });
+  return { status: r.status(), body: r.status() === 204 ? {} : await r.json() };
+}
+
+/** A time as the console writes it: "27 Nov 2026, 14:03 UTC". */
+const consoleTime = /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/;
+
+/** The day of an RFC 3339 time as the console writes it: "27 Nov 2026". */
+function dayOf(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+test("a key's devices: activated by the app, listed, the limit kept above them, one removed and its slot free again", async ({ request, baseURL }) => {
+  // Grace's app activates her key (limit 2) on two devices; a third is refused.
+  const laptop = createHash('sha256').update(`laptop ${stamp}`).digest('hex'); // 64 characters, as apps often send
+  const studio = `studio-desktop-${stamp}`;
+  const third = `third-${stamp}`;
+  const a1 = await licenses(request, baseURL, 'activate', { key: graceKey, fingerprint: laptop, label: "Ada's laptop", metadata: { os: 'macOS 15' } });
+  expect(a1.status, JSON.stringify(a1.body)).toBe(201);
+  expect(a1.body.activation.label).toBe("Ada's laptop");
+  const a2 = await licenses(request, baseURL, 'activate', { key: graceKey, fingerprint: studio, label: 'Studio desktop' });
+  expect(a2.status, JSON.stringify(a2.body)).toBe(201);
+  const full = await licenses(request, baseURL, 'activate', { key: graceKey, fingerprint: third, label: 'Third' });
+  expect(full.status).toBe(409);
+  expect(full.body).toMatchObject({ code: 'activation_limit_reached', current_count: 2, max_count: 2 });
+
+  // The list counts them.
+  await page.goto('/console/license-keys');
+  const listRow = page.getByRole('row', { name: new RegExp(graceKey) });
+  await expect(listRow).toContainText('2 of 2 devices');
+  await listRow.getByRole('link', { name: graceKey }).click();
+  await expect(page.getByTestId('license-key')).toHaveText(graceKey);
+  await expect(page.getByTestId('key-devices')).toHaveText('2 of 2 devices');
+
+  // The key's page lists both: label, fingerprint, activated and last seen.
+  const devices = page.getByRole('table', { name: 'Devices' });
+  await expect(devices.getByRole('row')).toHaveCount(3); // the header and two devices
+  const laptopRow = devices.getByRole('row', { name: /Ada's laptop/ });
+  const studioRow = devices.getByRole('row', { name: /Studio desktop/ });
+  await expect(laptopRow.getByRole('cell').nth(0)).toHaveText("Ada's laptop");
+  await expect(laptopRow.getByRole('cell').nth(1)).toHaveText(laptop);
+  await expect(studioRow.getByRole('cell').nth(0)).toHaveText('Studio desktop');
+  await expect(studioRow.getByRole('cell').nth(1)).toHaveText(studio);
+  for (const [row, act] of [
+    [laptopRow, a1.body.activation],
+    [studioRow, a2.body.activation],
+  ] as const) {
+    await expect(row.getByRole('cell').nth(2)).toHaveText(consoleTime);
+    await expect(row.getByRole('cell').nth(2)).toContainText(dayOf(act.created_at));
+    await expect(row.getByRole('cell').nth(3)).toHaveText(consoleTime);
+    await expect(row.getByRole('cell').nth(3)).toContainText(dayOf(act.last_seen_at));
+  }
+  await expectAccessible(page, 'license-key-devices');
+  await screenshots(page, 'license-key-devices');
+
+  // A limit below the devices the key is on: the service refuses it, and
+  // the console says so at the field in words for a person (not the API's
+  // "DELETE /v1/license-keys/…" advice to its callers).
+  const form = page.getByRole('form', { name: 'Limit and expiry' });
+  const limit = form.getByLabel('Devices allowed (optional)');
+  await expect(limit).toHaveValue('2');
+  await limit.fill('1');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(limit).toHaveAttribute('aria-invalid', 'true');
+  const refusal = page.locator('.field', { has: page.getByLabel('Devices allowed (optional)') }).locator('.error');
+  await expect(refusal).toHaveText(
+    'This key is active on 2 devices, more than 1. Remove a device from the list above first, or allow at least 2 devices.',
+  );
+  await expect(page.getByText('Saved.')).toHaveCount(0);
+  await expect(page.getByTestId('key-devices')).toHaveText('2 of 2 devices');
+  await expectAccessible(page, 'license-key-limit-below-devices');
+  await screenshots(page, 'license-key-limit-below-devices');
+  await limit.fill('2');
+
+  // Remove one: asked first (and nothing happens when the seller says no).
+  dismissNext = true;
+  await laptopRow.getByRole('button', { name: "Remove Ada's laptop" }).click();
+  await expect.poll(() => dialogs.at(-1)).toContain("Remove “Ada's laptop” from this key?");
+  await expect(laptopRow).toBeVisible();
+  await expect(page.getByTestId('key-devices')).toHaveText('2 of 2 devices');
+  await laptopRow.getByRole('button', { name: "Remove Ada's laptop" }).click();
+  await expect(page.getByRole('status').filter({ hasText: "Removed “Ada's laptop”." })).toBeVisible();
+  await expect(laptopRow).toHaveCount(0);
+  await expect(studioRow).toBeVisible();
+  await expect(page.getByTestId('key-devices')).toHaveText('1 of 2 devices');
+  await expect(limit).toHaveValue('2');
+  await page.goto('/console/license-keys');
+  await expect(listRow).toContainText('1 of 2 devices');
+
+  // The app sees it: the removed device no longer validates, the other does.
+  const gone = await licenses(request, baseURL, 'validate', { key: graceKey, fingerprint: laptop });
+  expect(gone.status).toBe(200);
+  expect(gone.body).toMatchObject({ valid: false, code: 'not_activated', activation: null });
+  const kept = await licenses(request, baseURL, 'validate', { key: graceKey, fingerprint: studio });
+  expect(kept.body).toMatchObject({ valid: true, code: 'valid' });
+  // Its slot is free: the device activates again, as a new activation.
+  const again = await licenses(request, baseURL, 'activate', { key: graceKey, fingerprint: laptop, label: "Ada's laptop" });
+  expect(again.status, JSON.stringify(again.body)).toBe(201);
+  expect(again.body.activation.id).not.toBe(a1.body.activation.id);
+  expect(again.body.license_key.activations_count).toBe(2);
+  await page.reload();
+  await expect(listRow).toContainText('2 of 2 devices');
 });
 
 test('no script error on the console pages', async () => {

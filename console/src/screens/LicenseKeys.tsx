@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { DeleteLicenseActivation, LicenseKeyContextQuery, LicenseKeyQuery, LicenseKeysQuery, UpdateLicenseKey } from '../ops';
 import type { LicenseKeyFieldsFragment, LicenseKeyQuery as LicenseKeyResult, LicenseKeyStatus, UpdateLicenseKeyInput } from '../gql/graphql';
+import { belowDevicesMessage, keyLimitMessage, maxActivationLimit, wholeNumber } from '../license';
 import { problemsOf, type Problem } from '../problems';
 import { Link, navigate, useLocation } from '../router';
 import {
@@ -371,7 +372,9 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
             /v1/licenses/activate), and the device shows here.
           </p>
         ) : (
-          <table className="stack" role="table" aria-labelledby="devices">
+          // Dates on one line, a long fingerprint broken anywhere, a short
+          // label kept whole (table.devices); on a phone, one card a device.
+          <table className="stack devices" role="table" aria-labelledby="devices">
             <thead role="rowgroup">
               <tr role="row">
                 <th scope="col" role="columnheader">Device</th>
@@ -384,11 +387,11 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
             <tbody role="rowgroup">
               {k.activations.map((a) => (
                 <tr key={a.id} role="row">
-                  <td role="cell" data-label="Device" className="lead">{a.label || <span className="muted">No label</span>}</td>
+                  <td role="cell" data-label="Device" className="lead device">{a.label || <span className="muted">No label</span>}</td>
                   <td role="cell" data-label="Fingerprint"><code className="break">{a.fingerprint}</code></td>
-                  <td role="cell" data-label="Activated"><Time value={a.createdAt} /></td>
-                  <td role="cell" data-label="Last seen"><Time value={a.lastSeenAt} /></td>
-                  <td role="cell" data-label="">
+                  <td role="cell" data-label="Activated" className="nowrap"><Time value={a.createdAt} /></td>
+                  <td role="cell" data-label="Last seen" className="nowrap"><Time value={a.lastSeenAt} /></td>
+                  <td role="cell" data-label="" className="actions">
                     <button
                       type="button"
                       className="danger small"
@@ -415,14 +418,38 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
             setProblems([]);
             onChanged();
           }}
+          onRefused={onChanged}
         />
       </section>
     </Page>
   );
 }
 
+/**
+ * The service's refusal of a device limit within the bounds is that the key
+ * is on more devices ("The key is active on 2 devices, more than 1: remove
+ * activations first (DELETE /v1/license-keys/…)…", written for API
+ * callers): said instead for the seller, who removes devices on this page.
+ * Any other refusal is shown as the service says it.
+ */
+function refusalInWords(p: Problem, limit: number | null | undefined): Problem {
+  if (p.param !== 'activation_limit' || p.code !== 'validation_error' || limit == null) return p;
+  const count = /active on ([\d,]+) devices?/.exec(p.message)?.[1];
+  return count ? { ...p, message: belowDevicesMessage(Number(count.replace(/,/g, '')), limit) } : p;
+}
+
 /** The key's device limit and expiry: what PUT /v1/license-keys/{id} changes besides the status. */
-function TermsForm({ k, onStart, onSaved }: { k: KeyDetail; onStart: () => void; onSaved: (what: string) => void }) {
+function TermsForm({
+  k,
+  onStart,
+  onSaved,
+  onRefused,
+}: {
+  k: KeyDetail;
+  onStart: () => void;
+  onSaved: (what: string) => void;
+  onRefused: () => void;
+}) {
   const [, update] = useMutation(UpdateLicenseKey);
   const version = `${k.id} ${k.updatedAt}`;
   const initial = useMemo(
@@ -444,16 +471,18 @@ function TermsForm({ k, onStart, onSaved }: { k: KeyDetail; onStart: () => void;
     const input: UpdateLicenseKeyInput = {};
     const local: Problem[] = [];
     if (limit.trim() !== initial.limit) {
-      const t = limit.trim().replace(/[\s,.\u00a0\u202f']/g, '');
-      if (t === '') input.activationLimit = null;
-      else if (!/^\d{1,9}$/.test(t)) {
-        local.push({ param: 'activation_limit', message: 'Enter the number of devices as a whole number, such as 5, or leave it empty for no limit.' });
-      } else input.activationLimit = Number(t);
+      // The bounds checked here, in words for a person; whether the key is
+      // on more devices than that is the service's to say (a device may
+      // have activated since the page was read).
+      const n = wholeNumber(limit, 1, maxActivationLimit, 'activation_limit', keyLimitMessage, local);
+      if (n != null || limit.trim() === '') input.activationLimit = n;
     }
     if (expires !== initial.expires) {
       const at = timeValue(expires);
       if (expires && !at) local.push({ param: 'expires_at', message: 'Enter a date and time, or leave it empty for a key that never expires.' });
-      else input.expiresAt = at;
+      else if (at && new Date(at).getUTCFullYear() > 9999) {
+        local.push({ param: 'expires_at', message: 'Choose an expiry before the year 10000, or leave it empty for a key that never expires.' });
+      } else input.expiresAt = at;
     }
     if (local.length) {
       setProblems(local);
@@ -467,8 +496,11 @@ function TermsForm({ k, onStart, onSaved }: { k: KeyDetail; onStart: () => void;
     setProblems([]);
     const r = await update({ id: k.id, input });
     setBusy(false);
-    if (r.error) setProblems(problemsOf(r.error));
-    else onSaved('Saved.');
+    if (r.error) {
+      setProblems(problemsOf(r.error).map((p) => refusalInWords(p, input.activationLimit)));
+      // The devices as they are now: the refusal may come from one activated since.
+      onRefused();
+    } else onSaved('Saved.');
   }
 
   const used = k.activationsCount;
@@ -488,8 +520,8 @@ function TermsForm({ k, onStart, onSaved }: { k: KeyDetail; onStart: () => void;
           onValue={setLimit}
           hint={
             used > 0
-              ? `1 to 10,000, and not below the ${used} ${used === 1 ? 'device' : 'devices'} it is active on (remove devices first). Empty: no limit.`
-              : '1 to 10,000. Empty: no limit.'
+              ? `1 to 10,000, and at least the ${used} ${used === 1 ? 'device' : 'devices'} it is active on now (remove devices above to go lower). Empty: any number of devices.`
+              : '1 to 10,000. Empty: any number of devices.'
           }
         />
         <Field

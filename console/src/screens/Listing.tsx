@@ -25,6 +25,15 @@ import type {
   ListingPricing,
 } from '../gql/graphql';
 import { ActionList } from '../actions';
+import {
+  daysMessage,
+  keyPrefixPattern,
+  limitMessage,
+  maxActivationLimit,
+  maxExpiresAfterDays,
+  prefixMessage,
+  wholeNumber,
+} from '../license';
 import { problemsOf, type Problem } from '../problems';
 import { navigate } from '../router';
 import { uploadFile, type Uploaded } from '../upload';
@@ -214,23 +223,17 @@ function ListingForm({
     };
     const suggestedPrice = optionalMoney(suggested, 'suggested_price', 'suggested price');
     const maximumPrice = optionalMoney(maximum, 'maximum_price', 'maximum price');
-    // A whole number, or empty for none; its bounds are the API's to say.
-    const optionalCount = (text: string, param: string, what: string, example: string, none: string): number | null => {
-      const t = text.trim().replace(/[\s,.\u00a0\u202f']/g, '');
-      if (t === '') return null;
-      if (!/^\d{1,9}$/.test(t)) {
-        local.push({ message: `Enter ${what} as a whole number, such as ${example}, or leave it empty for ${none}.`, param });
-        return null;
-      }
-      return Number(t);
-    };
+    // The license terms are checked here against CONTRACT §20's bounds, so
+    // a person reads what to type; the API's own messages, written for its
+    // callers ("activation_limit must be …"), are only a last line.
     const license: LicenseSettingsInput | null = licensed
       ? {
-          activationLimit: optionalCount(activationLimit, 'license.activation_limit', 'the number of devices', '3', 'no limit'),
-          expiresAfterDays: optionalCount(expiresAfterDays, 'license.expires_after_days', 'the number of days', '365', 'keys that never expire'),
+          activationLimit: wholeNumber(activationLimit, 1, maxActivationLimit, 'license.activation_limit', limitMessage, local),
+          expiresAfterDays: wholeNumber(expiresAfterDays, 1, maxExpiresAfterDays, 'license.expires_after_days', daysMessage, local),
           keyPrefix: keyPrefix.trim(),
         }
       : null;
+    if (license && !keyPrefixPattern.test(license.keyPrefix ?? '')) local.push({ message: prefixMessage, param: 'license.key_prefix' });
     if (local.length) {
       setProblems(local);
       return;
@@ -545,7 +548,7 @@ function ListingForm({
                 placeholder="ACME"
                 value={keyPrefix}
                 onValue={(v) => setKeyPrefix(v.toUpperCase())}
-                hint={`Up to 12 letters A–Z and digits; keys then look like ${keyPrefix.trim() ? `${keyPrefix.trim()}-` : ''}${keyShape}.`}
+                hint={`Up to 12 letters A–Z and digits; keys then look like ${keyPrefix.trim() && keyPrefixPattern.test(keyPrefix.trim()) ? `${keyPrefix.trim()}-` : ''}${keyShape}.`}
               />
             </>
           )}
