@@ -26,7 +26,7 @@ type Settings struct {
 // null, key_prefix ^[A-Z0-9]{0,12}$.
 func (s Settings) Check(f *problem.Fields) {
 	if v := s.ActivationLimit; v != nil && (*v < 1 || *v > MaxActivationLimit) {
-		f.Add("license.activation_limit", "activation_limit must be 1 to 10,000 activations per key (or null for unlimited).")
+		f.Add("license.activation_limit", "activation_limit must be 1 to 10,000 devices per key (or null for any number).")
 	}
 	if v := s.ExpiresAfterDays; v != nil && (*v < 1 || *v > MaxExpiresAfterDays) {
 		f.Add("license.expires_after_days", "expires_after_days must be 1 to 3,650 days (or null for keys that never expire).")

@@ -201,7 +201,7 @@ func (r *Resolver) UpdateLicenseKey(ctx context.Context, id string, in model.Upd
 	}
 	limit, limitSet := in.ActivationLimit.ValueOK()
 	if limitSet && limit != nil && (*limit < 1 || *limit > licensing.MaxActivationLimit) {
-		f.Add("activation_limit", "activation_limit must be 1 to 10,000 devices (or null for unlimited)")
+		f.Add("activation_limit", "activation_limit must be 1 to 10,000 devices per key (or null for any number).")
 	}
 	expires, expiresSet := in.ExpiresAt.ValueOK()
 	if expiresSet && expires != nil && input.Time(*expires) != nil {

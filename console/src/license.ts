@@ -1,7 +1,7 @@
 // The bounds of license terms (CONTRACT §20), checked in the browser so a
 // person reads what to type. The API checks them too, but its messages are
-// written for its callers ("activation_limit must be 1 to 10,000
-// activations per key (or null for unlimited)."): in the console they are
+// written for its callers ("activation_limit must be 1 to 10,000 devices
+// per key (or null for any number)."): in the console they are
 // only a last line.
 import type { Problem } from './problems';
 
