@@ -33,6 +33,9 @@ const (
 	MaxTimeFactor = 3.0
 	// runs is how many times each size runs (after one warm-up run).
 	runs = 5
+	// timeRetries is how many times the smallest and the largest sizes are
+	// measured again when their times look more than linear.
+	timeRetries = 3
 )
 
 // Case is one operation on inputs of growing size.
@@ -69,29 +72,7 @@ func Check(t *testing.T, c Case) {
 	}
 	var pts []point
 	for _, n := range c.Sizes {
-		in := c.Input(n)
-		// No collection while a size is measured: a GC empties the
-		// sync.Pools (encoding/json's buffers among them), and a run
-		// after one allocates what the others reuse.
-		runtime.GC()
-		gc := debug.SetGCPercent(-1)
-		c.Run(t, in) // warm-up: lazily built tables, pools
-		// The least of the runs, for bytes as for time: what else runs in
-		// the process (a GC emptying a pool, a background goroutine) only
-		// adds.
-		var before, after runtime.MemStats
-		best := time.Duration(1<<63 - 1)
-		least := uint64(1<<64 - 1)
-		for range runs {
-			runtime.ReadMemStats(&before)
-			start := time.Now()
-			c.Run(t, in)
-			best = min(best, time.Since(start))
-			runtime.ReadMemStats(&after)
-			least = min(least, after.TotalAlloc-before.TotalAlloc)
-		}
-		debug.SetGCPercent(gc)
-		pts = append(pts, point{n: n, bytes: float64(least), best: best})
+		pts = append(pts, measure(t, c, n))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:", c.Name)
@@ -118,8 +99,47 @@ func Check(t *testing.T, c Case) {
 			c.Name, g, first.n, first.bytes, last.n, last.bytes, MaxAllocFactor*sizeRatio, sizeRatio)
 	}
 	// 50 µs is below what a shared machine measures reliably.
-	if g := float64(last.best) / float64(max(first.best, 50*time.Microsecond)); g > MaxTimeFactor*sizeRatio {
+	// A machine busy with other tests can stall every run of one size; a
+	// cost that grows faster than linearly does so every time. So a time
+	// that looks too large is measured again (the ends only, keeping the
+	// fastest) before it fails the test.
+	for try := 0; try < timeRetries && timeFactor(first, last) > MaxTimeFactor*sizeRatio; try++ {
+		again := measure(t, c, first.n)
+		first.best = min(first.best, again.best)
+		again = measure(t, c, last.n)
+		last.best = min(last.best, again.best)
+		t.Logf("%s: measured again (try %d): n=%d %v; n=%d %v", c.Name, try+1, first.n, first.best, last.n, last.best)
+	}
+	if g := timeFactor(first, last); g > MaxTimeFactor*sizeRatio {
 		t.Errorf("%s: time grows %.1f× from n=%d (%v) to n=%d (%v), more than %.0f× for %.0f× the size",
 			c.Name, g, first.n, first.best, last.n, last.best, MaxTimeFactor*sizeRatio, sizeRatio)
 	}
+}
+
+// measure runs c at size n: one warm-up run, then runs measured runs with
+// the collector off; the point keeps the fewest bytes and the fastest time.
+func measure(t *testing.T, c Case, n int) point {
+	in := c.Input(n)
+	runtime.GC()
+	gc := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(gc)
+	c.Run(t, in) // warm-up: lazily built tables, pools
+	var before, after runtime.MemStats
+	best := time.Duration(1<<63 - 1)
+	least := uint64(1<<64 - 1)
+	for range runs {
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		c.Run(t, in)
+		best = min(best, time.Since(start))
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	return point{n: n, bytes: float64(least), best: best}
+}
+
+// timeFactor is how many times longer the last point's fastest run took
+// than the first's (a first under 50µs counts as 50µs: timer noise).
+func timeFactor(first, last point) float64 {
+	return float64(last.best) / float64(max(first.best, 50*time.Microsecond))
 }
