@@ -60,14 +60,17 @@ type Listing struct {
 	// The license (CONTRACT §20): LicenseEnabled false is `license: null`
 	// (the other three are then nil, nil and ""); a licensed listing is
 	// managed even without deliverables.
-	LicenseEnabled          bool       `bun:"license_enabled"`
-	LicenseActivationLimit  *int       `bun:"license_activation_limit"`
-	LicenseExpiresAfterDays *int       `bun:"license_expires_after_days"`
-	LicenseKeyPrefix        string     `bun:"license_key_prefix"`
-	CreatedAt               time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt               time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
-	PublishedAt             *time.Time `bun:"published_at"`
-	DeletedAt               *time.Time `bun:"deleted_at"`
+	LicenseEnabled          bool   `bun:"license_enabled"`
+	LicenseActivationLimit  *int   `bun:"license_activation_limit"`
+	LicenseExpiresAfterDays *int   `bun:"license_expires_after_days"`
+	LicenseKeyPrefix        string `bun:"license_key_prefix"`
+	// The access limits (CONTRACT §21): both nil is `access: null`.
+	AccessDownloadLimit *int       `bun:"access_download_limit"`
+	AccessDays          *int       `bun:"access_days"`
+	CreatedAt           time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt           time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	PublishedAt         *time.Time `bun:"published_at"`
+	DeletedAt           *time.Time `bun:"deleted_at"`
 
 	// Seller is the listing's account, loaded only when a query asks for
 	// it (Relation("Seller"): one statement with the listing).

@@ -76,12 +76,15 @@ type Order struct {
 	PurchaseTrackedAt *time.Time         `bun:"purchase_tracked_at"`
 	HandedOffAt       *time.Time         `bun:"handed_off_at"`
 	FulfillmentNote   *string            `bun:"fulfillment_note"`
-	CreatedAt         time.Time          `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	PaidAt            *time.Time         `bun:"paid_at"`
-	FulfilledAt       *time.Time         `bun:"fulfilled_at"`
-	CanceledAt        *time.Time         `bun:"canceled_at"`
-	RefundedAt        *time.Time         `bun:"refunded_at"`
-	UpdatedAt         time.Time          `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// AccessExpiresAt is where a reset moved the end of the order's access
+	// (CONTRACT §21); nil: paid_at plus the snapshot's access_days.
+	AccessExpiresAt *time.Time `bun:"access_expires_at"`
+	CreatedAt       time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	PaidAt          *time.Time `bun:"paid_at"`
+	FulfilledAt     *time.Time `bun:"fulfilled_at"`
+	CanceledAt      *time.Time `bun:"canceled_at"`
+	RefundedAt      *time.Time `bun:"refunded_at"`
+	UpdatedAt       time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // Customer is a row of customers.

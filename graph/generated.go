@@ -288,6 +288,12 @@ type ComplexityRoot struct {
 		Usable  func(childComplexity int) int
 	}
 
+	DownloadCount struct {
+		Count         func(childComplexity int) int
+		DeliverableID func(childComplexity int) int
+		Limit         func(childComplexity int) int
+	}
+
 	Event struct {
 		CreatedAt func(childComplexity int) int
 		Data      func(childComplexity int) int
@@ -377,6 +383,7 @@ type ComplexityRoot struct {
 	}
 
 	Listing struct {
+		Access           func(childComplexity int) int
 		AllReviews       func(childComplexity int, first *int, after *string) int
 		CheckoutSchema   func(childComplexity int) int
 		CheckoutURL      func(childComplexity int) int
@@ -407,6 +414,11 @@ type ComplexityRoot struct {
 		UtmCampaign      func(childComplexity int) int
 		UtmMedium        func(childComplexity int) int
 		UtmSource        func(childComplexity int) int
+	}
+
+	ListingAccess struct {
+		AccessDays    func(childComplexity int) int
+		DownloadLimit func(childComplexity int) int
 	}
 
 	ListingConnection struct {
@@ -456,6 +468,7 @@ type ComplexityRoot struct {
 		RefundOrder             func(childComplexity int, id string) int
 		RemoveAllDeliverables   func(childComplexity int, listingID string) int
 		RemoveDeliverable       func(childComplexity int, listingID string, deliverableID string) int
+		ResetOrderAccess        func(childComplexity int, id string, extendDays *int) int
 		RetryWebhookEvent       func(childComplexity int, webhookID string, eventID string) int
 		SelfRevokeAPIKey        func(childComplexity int) int
 		SetDeliverables         func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
@@ -475,6 +488,7 @@ type ComplexityRoot struct {
 	}
 
 	Order struct {
+		Access          func(childComplexity int) int
 		Amount          func(childComplexity int) int
 		BuyerEmail      func(childComplexity int) int
 		CanceledAt      func(childComplexity int) int
@@ -509,6 +523,11 @@ type ComplexityRoot struct {
 		Status          func(childComplexity int) int
 		Subtotal        func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
+	}
+
+	OrderAccess struct {
+		Downloads func(childComplexity int) int
+		ExpiresAt func(childComplexity int) int
 	}
 
 	OrderConnection struct {
@@ -755,6 +774,7 @@ type MutationResolver interface {
 	ConnectProcessor(ctx context.Context) (*model.ProcessorOnboarding, error)
 	DisconnectProcessor(ctx context.Context) (*model.ProcessorDisconnection, error)
 	UpdateStore(ctx context.Context, input model.UpdateStoreInput) (*model.Store, error)
+	ResetOrderAccess(ctx context.Context, id string, extendDays *int) (*model.Order, error)
 	StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error)
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
@@ -1896,6 +1916,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DiscountReadiness.Usable(childComplexity), true
 
+	case "DownloadCount.count":
+		if e.ComplexityRoot.DownloadCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DownloadCount.Count(childComplexity), true
+	case "DownloadCount.deliverableId":
+		if e.ComplexityRoot.DownloadCount.DeliverableID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DownloadCount.DeliverableID(childComplexity), true
+	case "DownloadCount.limit":
+		if e.ComplexityRoot.DownloadCount.Limit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DownloadCount.Limit(childComplexity), true
+
 	case "Event.createdAt":
 		if e.ComplexityRoot.Event.CreatedAt == nil {
 			break
@@ -2237,6 +2276,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LicenseValidation.Valid(childComplexity), true
 
+	case "Listing.access":
+		if e.ComplexityRoot.Listing.Access == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.Access(childComplexity), true
 	case "Listing.allReviews":
 		if e.ComplexityRoot.Listing.AllReviews == nil {
 			break
@@ -2422,6 +2467,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.UtmSource(childComplexity), true
+
+	case "ListingAccess.accessDays":
+		if e.ComplexityRoot.ListingAccess.AccessDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAccess.AccessDays(childComplexity), true
+	case "ListingAccess.downloadLimit":
+		if e.ComplexityRoot.ListingAccess.DownloadLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAccess.DownloadLimit(childComplexity), true
 
 	case "ListingConnection.edges":
 		if e.ComplexityRoot.ListingConnection.Edges == nil {
@@ -2736,6 +2794,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveDeliverable(childComplexity, args["listingId"].(string), args["deliverableId"].(string)), true
+	case "Mutation.resetOrderAccess":
+		if e.ComplexityRoot.Mutation.ResetOrderAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resetOrderAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResetOrderAccess(childComplexity, args["id"].(string), args["extendDays"].(*int)), true
 	case "Mutation.retryWebhookEvent":
 		if e.ComplexityRoot.Mutation.RetryWebhookEvent == nil {
 			break
@@ -2903,6 +2972,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.VerifyBootstrap(childComplexity, args["input"].(model.BootstrapVerifyInput)), true
 
+	case "Order.access":
+		if e.ComplexityRoot.Order.Access == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Access(childComplexity), true
 	case "Order.amount":
 		if e.ComplexityRoot.Order.Amount == nil {
 			break
@@ -3107,6 +3182,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.UpdatedAt(childComplexity), true
+
+	case "OrderAccess.downloads":
+		if e.ComplexityRoot.OrderAccess.Downloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAccess.Downloads(childComplexity), true
+	case "OrderAccess.expiresAt":
+		if e.ComplexityRoot.OrderAccess.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrderAccess.ExpiresAt(childComplexity), true
 
 	case "OrderConnection.edges":
 		if e.ComplexityRoot.OrderConnection.Edges == nil {
@@ -3966,6 +4054,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDeliverableInput,
 		ec.unmarshalInputFulfillInput,
 		ec.unmarshalInputLicenseSettingsInput,
+		ec.unmarshalInputListingAccessInput,
 		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
 		ec.unmarshalInputUpdateDiscountInput,
@@ -4065,7 +4154,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4077,6 +4166,7 @@ func sourceData(filename string) string {
 }
 
 var sources = []*ast.Source{
+	{Name: "schema/access.graphqls", Input: sourceData("schema/access.graphqls"), BuiltIn: false},
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
@@ -4588,6 +4678,18 @@ func (ec *executionContext) childFields_DiscountReadiness(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type DiscountReadiness", field.Name)
 }
 
+func (ec *executionContext) childFields_DownloadCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "deliverableId":
+		return ec.fieldContext_DownloadCount_deliverableId(ctx, field)
+	case "count":
+		return ec.fieldContext_DownloadCount_count(ctx, field)
+	case "limit":
+		return ec.fieldContext_DownloadCount_limit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DownloadCount", field.Name)
+}
+
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4806,6 +4908,8 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_checkoutSchema(ctx, field)
 	case "license":
 		return ec.fieldContext_Listing_license(ctx, field)
+	case "access":
+		return ec.fieldContext_Listing_access(ctx, field)
 	case "utmSource":
 		return ec.fieldContext_Listing_utmSource(ctx, field)
 	case "utmMedium":
@@ -4828,6 +4932,16 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_publishedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Listing", field.Name)
+}
+
+func (ec *executionContext) childFields_ListingAccess(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "downloadLimit":
+		return ec.fieldContext_ListingAccess_downloadLimit(ctx, field)
+	case "accessDays":
+		return ec.fieldContext_ListingAccess_accessDays(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ListingAccess", field.Name)
 }
 
 func (ec *executionContext) childFields_ListingConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4940,12 +5054,24 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_updatedAt(ctx, field)
 	case "readiness":
 		return ec.fieldContext_Order_readiness(ctx, field)
+	case "access":
+		return ec.fieldContext_Order_access(ctx, field)
 	case "listing":
 		return ec.fieldContext_Order_listing(ctx, field)
 	case "customer":
 		return ec.fieldContext_Order_customer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Order", field.Name)
+}
+
+func (ec *executionContext) childFields_OrderAccess(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "expiresAt":
+		return ec.fieldContext_OrderAccess_expiresAt(ctx, field)
+	case "downloads":
+		return ec.fieldContext_OrderAccess_downloads(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrderAccess", field.Name)
 }
 
 func (ec *executionContext) childFields_OrderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6127,6 +6253,28 @@ func (ec *executionContext) field_Mutation_removeDeliverable_args(ctx context.Co
 		return nil, err
 	}
 	args["deliverableId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_resetOrderAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "extendDays",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["extendDays"] = arg1
 	return args, nil
 }
 
@@ -10849,6 +10997,75 @@ func (ec *executionContext) fieldContext_DiscountReadiness_refresh(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _DownloadCount_deliverableId(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DownloadCount_deliverableId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeliverableID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DownloadCount_deliverableId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DownloadCount", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DownloadCount_count(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DownloadCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DownloadCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DownloadCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DownloadCount_limit(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DownloadCount_limit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Limit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DownloadCount_limit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DownloadCount", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12682,6 +12899,38 @@ func (ec *executionContext) fieldContext_Listing_license(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Listing_access(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Access, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingAccess) graphql.Marshaler {
+			return ec.marshalOListingAccess2ᚖcommerceᚋgraphᚋmodelᚐListingAccess(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_access(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Listing",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ListingAccess(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Listing_utmSource(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12949,6 +13198,52 @@ func (ec *executionContext) _Listing_publishedAt(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Listing_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAccess_downloadLimit(ctx context.Context, field graphql.CollectedField, obj *model.ListingAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAccess_downloadLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DownloadLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAccess_downloadLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAccess", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAccess_accessDays(ctx context.Context, field graphql.CollectedField, obj *model.ListingAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAccess_accessDays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccessDays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAccess_accessDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAccess", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ListingConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ListingConnection) (ret graphql.Marshaler) {
@@ -13506,6 +13801,50 @@ func (ec *executionContext) fieldContext_Mutation_updateStore(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateStore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resetOrderAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resetOrderAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResetOrderAccess(ctx, fc.Args["id"].(string), fc.Args["extendDays"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Order) graphql.Marshaler {
+			return ec.marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resetOrderAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Order(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resetOrderAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -15662,6 +16001,38 @@ func (ec *executionContext) fieldContext_Order_readiness(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Order_access(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Access, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderAccess) graphql.Marshaler {
+			return ec.marshalOOrderAccess2ᚖcommerceᚋgraphᚋmodelᚐOrderAccess(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_access(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderAccess(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Order_listing(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15721,6 +16092,61 @@ func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OrderAccess_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.OrderAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAccess_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAccess_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrderAccess", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _OrderAccess_downloads(ctx context.Context, field graphql.CollectedField, obj *model.OrderAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrderAccess_downloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Downloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DownloadCount) graphql.Marshaler {
+			return ec.marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrderAccess_downloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OrderAccess",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DownloadCount(ctx, field)
 		},
 	}
 	return fc, nil
@@ -20653,7 +21079,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -20779,6 +21205,13 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 				return it, err
 			}
 			it.License = data
+		case "access":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("access"))
+			data, err := ec.unmarshalOListingAccessInput2ᚖcommerceᚋgraphᚋmodelᚐListingAccessInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Access = data
 		}
 	}
 	return it, nil
@@ -20992,6 +21425,43 @@ func (ec *executionContext) unmarshalInputLicenseSettingsInput(ctx context.Conte
 				return it, err
 			}
 			it.KeyPrefix = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputListingAccessInput(ctx context.Context, obj any) (model.ListingAccessInput, error) {
+	var it model.ListingAccessInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"downloadLimit", "accessDays"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "downloadLimit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("downloadLimit"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DownloadLimit = data
+		case "accessDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accessDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccessDays = data
 		}
 	}
 	return it, nil
@@ -21247,7 +21717,7 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "status"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access", "status"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -21366,6 +21836,13 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 				return it, err
 			}
 			it.License = graphql.OmittableOf(data)
+		case "access":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("access"))
+			data, err := ec.unmarshalOListingAccessInput2ᚖcommerceᚋgraphᚋmodelᚐListingAccessInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Access = graphql.OmittableOf(data)
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
 			data, err := ec.unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx, v)
@@ -23557,6 +24034,54 @@ func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var downloadCountImplementors = []string{"DownloadCount"}
+
+func (ec *executionContext) _DownloadCount(ctx context.Context, sel ast.SelectionSet, obj *model.DownloadCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, downloadCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DownloadCount")
+		case "deliverableId":
+			out.Values[i] = ec._DownloadCount_deliverableId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._DownloadCount_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "limit":
+			out.Values[i] = ec._DownloadCount_limit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
@@ -24373,6 +24898,11 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "access":
+			out.Values[i] = ec._Listing_access(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "utmSource":
 			out.Values[i] = ec._Listing_utmSource(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -24488,6 +25018,49 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 			out.Values[i] = ec._Listing_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var listingAccessImplementors = []string{"ListingAccess"}
+
+func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAccess) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, listingAccessImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ListingAccess")
+		case "downloadLimit":
+			out.Values[i] = ec._ListingAccess_downloadLimit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "accessDays":
+			out.Values[i] = ec._ListingAccess_accessDays(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -24764,6 +25337,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateStore":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateStore(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resetOrderAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resetOrderAccess(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -25251,6 +25831,11 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "access":
+			out.Values[i] = ec._Order_access(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "listing":
 			field := field
 
@@ -25327,6 +25912,49 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var orderAccessImplementors = []string{"OrderAccess"}
+
+func (ec *executionContext) _OrderAccess(ctx context.Context, sel ast.SelectionSet, obj *model.OrderAccess) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, orderAccessImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrderAccess")
+		case "expiresAt":
+			out.Values[i] = ec._OrderAccess_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "downloads":
+			out.Values[i] = ec._OrderAccess_downloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -28243,6 +28871,32 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DownloadCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDownloadCount2ᚖcommerceᚋgraphᚋmodelᚐDownloadCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDownloadCount2ᚖcommerceᚋgraphᚋmodelᚐDownloadCount(ctx context.Context, sel ast.SelectionSet, v *model.DownloadCount) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DownloadCount(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEvent2ᚖcommerceᚋgraphᚋmodelᚐEvent(ctx context.Context, sel ast.SelectionSet, v *model.Event) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -30295,6 +30949,21 @@ func (ec *executionContext) marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 	return ec._Listing(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOListingAccess2ᚖcommerceᚋgraphᚋmodelᚐListingAccess(ctx context.Context, sel ast.SelectionSet, v *model.ListingAccess) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ListingAccess(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOListingAccessInput2ᚖcommerceᚋgraphᚋmodelᚐListingAccessInput(ctx context.Context, v any) (*model.ListingAccessInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputListingAccessInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx context.Context, sel ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -30421,6 +31090,13 @@ func (ec *executionContext) marshalOOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ct
 		return graphql.Null
 	}
 	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrderAccess2ᚖcommerceᚋgraphᚋmodelᚐOrderAccess(ctx context.Context, sel ast.SelectionSet, v *model.OrderAccess) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrderAccess(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {

@@ -260,9 +260,13 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {
-	c, err := s.Resolver.DownloadDeliverable(r.Context(), chi.URLParam(r, "token"), chi.URLParam(r, "deliverable_id"))
+	c, err := s.Resolver.DownloadDeliverable(r.Context(), chi.URLParam(r, "token"), chi.URLParam(r, "deliverable_id"),
+		resolvers.DownloadRequest{Head: r.Method == http.MethodHead, Range: r.Header.Get("Range")})
 	if errors.Is(err, resolvers.ErrGone) {
 		s.gone(w, r, "This content is no longer available.")
+		return
+	}
+	if s.accessClosed(w, r, err) {
 		return
 	}
 	if err != nil {
@@ -272,6 +276,11 @@ func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Cache-Control", "private, no-store")
 	h.Set("Referrer-Policy", "no-referrer")
+	switch {
+	case c.Type == "file" && c.URL != "": // a signed link (CONTRACT §21)
+		http.Redirect(w, r, c.URL, http.StatusSeeOther)
+		return
+	}
 	switch c.Type {
 	case "url":
 		http.Redirect(w, r, c.URL, http.StatusFound)

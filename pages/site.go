@@ -38,6 +38,7 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/library", s.library)
 	r.Post("/d/{token}/licenses/{license_key_id}/deactivate", s.deactivateDevice)
 	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
+	r.Get("/files/*", s.file)
 	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
 	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
 	r.Post("/sandbox/orders/{order_id}/dispute", s.sandboxDispute)

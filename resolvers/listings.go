@@ -328,6 +328,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		v.f.Add("deliverables", "a listing has at most 3 deliverables")
 	}
 	lic := v.license(in.License)
+	acc := v.access(in.Access)
 	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
 	if err := v.f.Err(); err != nil {
 		return nil, err
@@ -338,6 +339,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		UTMSource: in.UtmSource, UTMMedium: in.UtmMedium, UTMCampaign: in.UtmCampaign, Metadata: meta,
 		DeliverablesCount: len(ds)}
 	setLicense(l, lic)
+	setAccess(l, acc)
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if l.Slug, err = claimSlug(ctx, tx, "listings", l.ID, slug, title, "listing"); err != nil {
 			return err
@@ -516,7 +518,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		CoverBlur: model.CoverBlur(l.CoverBlur), Fulfillment: model.Fulfillment(fulfillmentOf(l)), ExternalDelivery: model.ExternalDelivery(l.ExternalDelivery),
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
-		Readiness: listingReadiness(l, f), License: licenseSettingsOf(l),
+		Readiness: listingReadiness(l, f), License: licenseSettingsOf(l), Access: listingAccessOf(l),
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}
 	if m.Deliverables == nil {
@@ -568,7 +570,7 @@ var (
 		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled")
 	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
 		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
-       l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
+       l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
        l.utm_campaign, l.metadata, l.updated_at`)
 )
 
@@ -609,7 +611,7 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 		l := &db.Listing{AccountID: p.AccountID}
 		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &l.LicenseEnabled}
 		if full {
-			dest = append(dest, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
+			dest = append(dest, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.AccessDownloadLimit, &l.AccessDays, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
 				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
 		}
 		return l, row.Scan(append(dest, &currency)...)
@@ -711,6 +713,8 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	schema := v.checkoutSchema(schemaIn)
 	licIn, licSet := in.License.ValueOK()
 	lic := v.license(licIn)
+	accIn, accSet := in.Access.ValueOK()
+	acc := v.access(accIn)
 	if in.Status != nil && !validStatus(string(*in.Status)) {
 		v.f.Add("status", "status must be published or paused (publish a draft with POST /v1/listings/{id}/publish)")
 	}
@@ -719,7 +723,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	}
 	onlyStatus := in.Title == nil && !pricesSet && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
 		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
-		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet
+		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet && !accSet
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		l, err := lockListing(ctx, tx, p.AccountID, id)
 		if err != nil {
@@ -804,6 +808,10 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 			setLicense(l, lic)
 			q = q.Set("license_enabled = ?", l.LicenseEnabled).Set("license_activation_limit = ?", l.LicenseActivationLimit).
 				Set("license_expires_after_days = ?", l.LicenseExpiresAfterDays).Set("license_key_prefix = ?", l.LicenseKeyPrefix)
+		}
+		if accSet {
+			setAccess(l, acc)
+			q = q.Set("access_download_limit = ?", l.AccessDownloadLimit).Set("access_days = ?", l.AccessDays)
 		}
 		if _, err := q.Exec(ctx); err != nil {
 			if db.IsUniqueViolation(err, "listings_slug_key") {

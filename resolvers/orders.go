@@ -793,7 +793,11 @@ func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toOrderModel(o), nil
+	m := toOrderModel(o)
+	if err := r.fillOrderAccess(ctx, []*db.Order{o}, []*model.Order{m}); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // orderDiscount is the discount an order carries, nil when no code was

@@ -98,6 +98,14 @@ func (r *Resolver) OrdersConnection(ctx context.Context, first *int, after *stri
 		func(cur string, o *db.Order) *model.OrderEdge {
 			return &model.OrderEdge{Cursor: cur, Node: toOrderModel(o)}
 		}, after, more)
+	// The access of the page's orders with access limits, in one statement.
+	nodes := make([]*model.Order, len(edges))
+	for i, e := range edges {
+		nodes[i] = e.Node
+	}
+	if err := r.fillOrderAccess(ctx, rows, nodes); err != nil {
+		return nil, err
+	}
 	return &model.OrderConnection{Edges: edges, PageInfo: pi}, nil
 }
 

@@ -503,7 +503,8 @@ func newPendingOrder(s *saleListing, email string, data map[string]any, testMode
 		"price": s.l.Price, "pricing": s.l.Pricing, "suggested_price": s.l.SuggestedPrice, "maximum_price": s.l.MaximumPrice,
 		"currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
-		"deliverables_count": s.l.DeliverablesCount, "license": licenseSettingsOf(&s.l)})
+		"deliverables_count": s.l.DeliverablesCount, "license": licenseSettingsOf(&s.l),
+		"access": listingAccessOf(&s.l)})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
 		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": feeRate(s.acc.Plan)})
 	contentType := s.l.ExternalDelivery
@@ -646,6 +647,9 @@ type DownloadItem struct {
 	Type string
 	Name string
 	Text string
+	// Access is what is left of it, or why it is closed, when the listing
+	// had access limits (CONTRACT §21); nil without.
+	Access *DeliverableAccess
 }
 
 // grantOrder finds the order of an access grant token. Errors: not_found,
@@ -701,6 +705,9 @@ func (r *Resolver) Download(ctx context.Context, token string) (*DownloadPage, e
 		}
 		p.Deliverables = append(p.Deliverables, it)
 	}
+	if err := r.annotateDownloadAccess(ctx, o, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -716,9 +723,10 @@ type DownloadItemContent struct {
 	MimeType string
 }
 
-// DownloadDeliverable opens one deliverable of an access grant. Errors:
-// not_found, ErrGone.
-func (r *Resolver) DownloadDeliverable(ctx context.Context, token, deliverableID string) (*DownloadItemContent, error) {
+// DownloadDeliverable opens one deliverable of an access grant; under
+// access limits it is counted and a file is a signed link (access.go).
+// Errors: not_found, ErrGone, *access.ClosedError.
+func (r *Resolver) DownloadDeliverable(ctx context.Context, token, deliverableID string, req DownloadRequest) (*DownloadItemContent, error) {
 	o, err := r.grantOrder(ctx, token)
 	if err != nil {
 		return nil, err
@@ -726,6 +734,9 @@ func (r *Resolver) DownloadDeliverable(ctx context.Context, token, deliverableID
 	for _, d := range o.Deliverables {
 		if d.ID != deliverableID {
 			continue
+		}
+		if s, ok := orderAccessSettings(o); ok {
+			return r.openLimited(ctx, o, s, d, req)
 		}
 		switch d.Type {
 		case "url":

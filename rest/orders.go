@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"net/http"
 	"time"
 
@@ -120,6 +121,28 @@ func (a *API) listCustomers(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) getCustomer(w http.ResponseWriter, r *http.Request) error {
 	out, err := a.Resolver.Customer(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// resetOrderAccess is POST /v1/orders/{id}/access/reset (CONTRACT §21): the
+// body {extend_days?} may be left out altogether.
+func (a *API) resetOrderAccess(w http.ResponseWriter, r *http.Request) error {
+	var in model.ResetOrderAccessInput
+	body, tooLarge, err := ReadBody(r, maxJSONBody)
+	if err != nil {
+		return problem.New(problem.InvalidRequest, "The request body could not be read.")
+	}
+	if tooLarge || len(bytes.TrimSpace(body)) > 0 {
+		BufferBody(r, body)
+		if err := decodeJSON(r, &in); err != nil {
+			return err
+		}
+	}
+	out, err := a.Resolver.ResetOrderAccess(r.Context(), chi.URLParam(r, "id"), in.ExtendDays)
 	if err != nil {
 		return err
 	}

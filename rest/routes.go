@@ -130,6 +130,7 @@ var Routes = []Route{
 	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
 	{Method: "POST", Path: "/v1/orders/{id}/refund", Handler: (*API).refundOrder, Group: "orders", GraphQL: "Mutation.refundOrder"},
+	{Method: "POST", Path: "/v1/orders/{id}/access/reset", Handler: (*API).resetOrderAccess, Group: "orders", GraphQL: "Mutation.resetOrderAccess"},
 
 	{Method: "POST", Path: "/v1/checkouts", Handler: (*API).createCheckout, Group: "default", GraphQL: "Mutation.createCheckout",
 		Note: "the resolver adds its limit on free orders: 5 an hour per email and listing"},

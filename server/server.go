@@ -6,7 +6,9 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -126,10 +128,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
-	secrets, err := secretBox(ctx, cfg, d, log)
+	secretsKey, err := serviceSecretsKey(ctx, cfg, d, log)
 	if err != nil {
 		return fail(err)
 	}
+	secrets, err := webhooks.NewSecretBox(secretsKey)
+	if err != nil {
+		return fail(fmt.Errorf("WEBHOOK_SECRETS_KEY: %w", err))
+	}
+	store.SetLinkKey(fileLinkKey(secretsKey), cfg.BaseURL)
 	mailer, err := mail.NewSender(mail.Config{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom}, log)
 	if err != nil {
 		return fail(err)
@@ -178,10 +185,21 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	return s, nil
 }
 
-// secretBox builds the sealer of webhook secrets from WEBHOOK_SECRETS_KEY,
-// or, when it is unset (development, tests), from a key the service
-// generates once and keeps in the database.
-func secretBox(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) (*webhooks.SecretBox, error) {
+// fileLinkKey is the key the file store's signed links are signed with
+// (storage.SignedLink, CONTRACT §21): HMAC-SHA256 of a fixed label under
+// the service's secrets key, so every process has it, it is never the
+// sealing key itself, and rotating WEBHOOK_SECRETS_KEY only ends the links
+// of the last 5 minutes.
+func fileLinkKey(secretsKey []byte) []byte {
+	m := hmac.New(sha256.New, secretsKey)
+	m.Write([]byte("commerce file links v1"))
+	return m.Sum(nil)
+}
+
+// serviceSecretsKey is the key webhook secrets are sealed with, from
+// WEBHOOK_SECRETS_KEY, or, when it is unset (development, tests), a key the
+// service generates once and keeps in the database (service_keys).
+func serviceSecretsKey(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logger) ([]byte, error) {
 	var key []byte
 	if cfg.WebhookSecretsKey != "" {
 		k, err := webhooks.ParseKey(cfg.WebhookSecretsKey)
@@ -202,7 +220,7 @@ func secretBox(ctx context.Context, cfg config.Config, d *db.DB, log *slog.Logge
 		}
 		log.Debug("WEBHOOK_SECRETS_KEY is unset: webhook secrets are sealed with a key kept in the database; set it in production")
 	}
-	return webhooks.NewSecretBox(key)
+	return key, nil
 }
 
 // newProcessor builds the payment processor PROCESSOR names.

@@ -112,6 +112,11 @@ type Attributes struct {
 // Store is a blob bucket holding uploaded files.
 type Store struct {
 	b *blob.Bucket
+	// local: a file:// or mem:// store, whose links the service signs and
+	// serves itself (links.go), with linkKey, at linkBase.
+	local    bool
+	linkKey  []byte
+	linkBase string
 }
 
 // Open opens the bucket at rawURL, the FILE_STORAGE_URL: a gocloud.dev blob
@@ -138,7 +143,7 @@ func Open(ctx context.Context, rawURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("FILE_STORAGE_URL %q: %w", u.Redacted(), err)
 	}
-	return &Store{b: b}, nil
+	return &Store{b: b, local: u.Scheme == "file" || u.Scheme == "mem"}, nil
 }
 
 // localDir turns a file:// URL into one naming an absolute directory, which

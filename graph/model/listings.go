@@ -29,7 +29,9 @@ type Listing struct {
 	Deliverables     []*Deliverable   `json:"deliverables"`
 	CheckoutSchema   []*CheckoutField `json:"checkout_schema"`
 	// License is null without one (CONTRACT §20).
-	License     *LicenseSettings  `json:"license"`
+	License *LicenseSettings `json:"license"`
+	// Access is null without limits (CONTRACT §21).
+	Access      *ListingAccess    `json:"access"`
 	UtmSource   *string           `json:"utm_source"`
 	UtmMedium   *string           `json:"utm_medium"`
 	UtmCampaign *string           `json:"utm_campaign"`
@@ -179,6 +181,7 @@ type CreateListingInput struct {
 	Metadata         map[string]any        `json:"metadata"`
 	ExternalDelivery *ExternalDelivery     `json:"external_delivery"`
 	License          *LicenseSettingsInput `json:"license"`
+	Access           *ListingAccessInput   `json:"access"`
 }
 
 // UpdateListingInput is the body of PUT /v1/listings/{id}: only given
@@ -200,6 +203,7 @@ type UpdateListingInput struct {
 	Metadata         graphql.Omittable[map[string]any]        `json:"metadata"`
 	ExternalDelivery *ExternalDelivery                        `json:"external_delivery"`
 	License          graphql.Omittable[*LicenseSettingsInput] `json:"license"`
+	Access           graphql.Omittable[*ListingAccessInput]   `json:"access"`
 	Status           *ListingStatus                           `json:"status"`
 }
 

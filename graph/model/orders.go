@@ -44,6 +44,9 @@ type Order struct {
 	CanceledAt      *time.Time      `json:"canceled_at"`
 	UpdatedAt       time.Time       `json:"updated_at"`
 	Readiness       *OrderReadiness `json:"readiness"`
+	// Access is null when the order's listing had no access limits
+	// (CONTRACT §21).
+	Access *OrderAccess `json:"access"`
 }
 
 // OrderDiscount is the discount code an order was bought with: the

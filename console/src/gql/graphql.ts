@@ -174,6 +174,8 @@ export type CreateDiscountInput = {
 
 /** A new listing (a draft). */
 export type CreateListingInput = {
+  /** Access limits: downloads per deliverable and days after payment (default none). */
+  access?: ListingAccessInput | null | undefined;
   /** At most 10 checkout fields. */
   checkoutSchema?: Array<CheckoutFieldInput> | null | undefined;
   /** A COVER-purpose file token. */
@@ -339,6 +341,14 @@ export type LicenseSettingsInput = {
   expiresAfterDays?: number | null | undefined;
   /** What the keys start with (then a dash), ^[A-Z0-9]{0,12}$; empty or omitted: no prefix. */
   keyPrefix?: string | null | undefined;
+};
+
+/** A listing's access limits to set (CONTRACT §21); an omitted member is null, and both null is no limits. */
+export type ListingAccessInput = {
+  /** How many days after payment the deliverables can be opened, 1 to 3,650; null or omitted: forever. */
+  accessDays?: number | null | undefined;
+  /** How many times a buyer may download each deliverable, 1 to 100; null or omitted: any number. */
+  downloadLimit?: number | null | undefined;
 };
 
 /** How a listing is priced. */
@@ -508,6 +518,8 @@ export type UpdateLicenseKeyInput = {
 
 /** Listing fields to change; an omitted field keeps its value, null clears a nullable one. */
 export type UpdateListingInput = {
+  /** Replaces the access limits (an omitted member is null); null removes them. */
+  access?: ListingAccessInput | null | undefined;
   /** Replaces the checkout fields; null removes them. */
   checkoutSchema?: Array<CheckoutFieldInput> | null | undefined;
   /** A COVER-purpose file token; null removes the cover. */
