@@ -64,8 +64,8 @@ func TestDisableAt(t *testing.T) {
 		"one needed, its last attempt next":  {2, []alerts.Pending{p(7, time.Hour)}, time.Hour, true},
 		"one needed, first attempt due now":  {2, []alerts.Pending{p(0, 0)}, all, true},
 		"one needed, after its 5th attempt":  {2, []alerts.Pending{p(5, time.Minute)}, time.Minute + 2*time.Hour + 6*time.Hour, true},
-		"three needed: the third to end":     {0, []alerts.Pending{p(7, 3 * time.Hour), p(7, time.Hour), p(0, 0), p(7, 2 * time.Hour)}, 3 * time.Hour, true},
-		"two needed of one failure so far":   {1, []alerts.Pending{p(6, 0), p(7, 10 * time.Minute)}, 6 * time.Hour, true},
+		"three needed: the third to end":     {0, []alerts.Pending{p(7, 3*time.Hour), p(7, time.Hour), p(0, 0), p(7, 2*time.Hour)}, 3 * time.Hour, true},
+		"two needed of one failure so far":   {1, []alerts.Pending{p(6, 0), p(7, 10*time.Minute)}, 6 * time.Hour, true},
 		"already at the limit (disabled)":    {3, []alerts.Pending{p(0, 0)}, 0, false},
 		"attempts beyond the schedule count": {2, []alerts.Pending{p(9, time.Minute)}, time.Minute, true},
 	} {
