@@ -101,8 +101,8 @@ func TestWebhookRecoveredTemplate(t *testing.T) {
 	require.Equal(t, mail.TemplateWebhookRecovered, m.Template)
 	require.Equal(t, "Plant <Prints>: your webhook endpoint works again", m.Subject)
 	both(t, m, "https://hooks.example.com/in?a=1&b=2", "https://hooks.example.com/in?a=1&amp;b=2")
-	both(t, m, "November 30, 2026 09:00 UTC", "November 30, 2026 09:00 UTC")  // failing since
-	both(t, m, "November 30, 2026 10:00 UTC", "November 30, 2026 10:00 UTC")  // accepted again
+	both(t, m, "November 30, 2026 09:00 UTC", "November 30, 2026 09:00 UTC") // failing since
+	both(t, m, "November 30, 2026 10:00 UTC", "November 30, 2026 10:00 UTC") // accepted again
 	both(t, m, "7 events", "7 events")
 	require.NotContains(t, m.Text, "/v1/webhooks/wh_123", "nothing to re-enable or test")
 
