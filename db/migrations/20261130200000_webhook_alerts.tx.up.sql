@@ -8,14 +8,17 @@
 -- warned_at is when the seller was last warned of this failure (a success
 -- clears it); alert_due is an email the transitions of that statement owe
 -- ('disabled' on auto-disable, 'recovered' on the first success after a
--- warning), sent and cleared by the alert job in one transaction with the
--- email.
+-- warning), with the failure it is about (alert_since) and when the
+-- transition happened (alert_at), sent and cleared by the alert job in one
+-- transaction with the email.
 ALTER TABLE webhook_endpoints
     ADD COLUMN failing_since   timestamptz,
     ADD COLUMN failed_attempts integer NOT NULL DEFAULT 0,
     ADD COLUMN last_failure    text,
     ADD COLUMN warned_at       timestamptz,
-    ADD COLUMN alert_due       text CHECK (alert_due IN ('disabled', 'recovered'));
+    ADD COLUMN alert_due       text CHECK (alert_due IN ('disabled', 'recovered')),
+    ADD COLUMN alert_since     timestamptz,
+    ADD COLUMN alert_at        timestamptz;
 
 -- The alert job looks only at endpoints that are failing or owe an email.
 CREATE INDEX webhook_endpoints_alerts_idx ON webhook_endpoints (failing_since)

@@ -27,7 +27,9 @@ export type ActionCode =
   /** Pay for the plan: a renewal failed. */
   | 'UPDATE_BILLING'
   /** Re-enable a webhook endpoint that was disabled after consecutive failures. */
-  | 'WEBHOOK_DISABLED';
+  | 'WEBHOOK_DISABLED'
+  /** Fix a webhook endpoint that keeps failing, then test it. */
+  | 'WEBHOOK_FAILING';
 
 /** Who carries out a readiness action. */
 export type ActionKind =
@@ -461,6 +463,8 @@ export type UpdateAccountInput = {
   gaMeasurementId?: string | null | undefined;
   /** Whether to email the seller about each paid order. */
   notifyOrders?: boolean | null | undefined;
+  /** Whether to email the seller when a webhook endpoint fails (warning, disabled, works again). */
+  notifyWebhooks?: boolean | null | undefined;
   /** A Stripe test key (sk_test_… or rk_test_…), never shown again; null clears it. */
   processorTestKey?: string | null | undefined;
 };
