@@ -390,3 +390,44 @@ func TestAlertConcurrentProcesses(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, []string{"webhook_warning"}, b.mails(acc.Email), fmt.Sprint(len(rc.deliveries()), " attempts"))
 }
+
+// webhook_failing's call as given: once the receiver works, the test
+// event's 2xx ends the failure (the action goes, "recovered" is sent once);
+// a test answered 500 changes nothing.
+func TestAlertTestEventRecovers(t *testing.T) {
+	b := newAlertBench(t)
+	var failing atomic.Bool
+	failing.Store(true)
+	rc := newReceiver(t, func(int) int {
+		if failing.Load() {
+			return 500
+		}
+		return 200
+	})
+	acc, slug, id := b.endpoint(rc)
+	t0 := b.now()
+	b.record(slug, id)
+	for i := range 5 {
+		b.set(t0, time.Duration(i)*time.Second)
+		b.round()
+	}
+	b.set(t0, time.Hour)
+	b.check()
+	action := b.actions(acc.Key)["webhook_failing"]
+	require.NotNil(t, action)
+	endpoint := action["resolve"].(map[string]any)["endpoint"].(string)
+
+	r := b.env.Post(endpoint, acc.Key, nil)
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.Equal(t, 500.0, r.JSON(t)["status_code"])
+	require.Contains(t, b.actions(acc.Key), "webhook_failing")
+
+	failing.Store(false)
+	r = b.env.Post(endpoint, acc.Key, nil)
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.Equal(t, 200.0, r.JSON(t)["status_code"])
+	require.NotContains(t, b.actions(acc.Key), "webhook_failing")
+	b.check()
+	b.check()
+	require.Equal(t, []string{"webhook_warning", "webhook_recovered"}, b.mails(acc.Email))
+}
