@@ -431,3 +431,23 @@ func TestAlertTestEventRecovers(t *testing.T) {
 	b.check()
 	require.Equal(t, []string{"webhook_warning", "webhook_recovered"}, b.mails(acc.Email))
 }
+
+// The dispatcher's success path stays as it was: a healthy endpoint's
+// deliveries do not write its row (the alert state is touched only when
+// an attempt failed or a success ends a failure).
+func TestAlertHealthySuccessWritesNoEndpoint(t *testing.T) {
+	b := newAlertBench(t)
+	rc := newReceiver(t, always(204))
+	_, slug, id := b.endpoint(rc)
+	version := func() (x string) {
+		require.NoError(t, b.env.Server.DB.Pool.QueryRow(context.Background(),
+			`SELECT xmin::text FROM webhook_endpoints WHERE id = $1`, id).Scan(&x))
+		return
+	}
+	b.record(slug, id)
+	b.record(slug, id)
+	before := version()
+	b.round()
+	require.Len(t, rc.deliveries(), 2)
+	require.Equal(t, before, version(), "the endpoint's row was not written")
+}
