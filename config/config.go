@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"commerce/alerts"
 	"commerce/licensing"
 )
 
@@ -68,6 +69,10 @@ type Config struct {
 	// LicenseTokenTTL is how long a license token is valid offline
 	// (LICENSE_TOKEN_TTL, default 14 days, 1m..365d).
 	LicenseTokenTTL time.Duration
+	// WebhookAlertAfter is how long a webhook endpoint fails (no 2xx, at
+	// least five failed attempts) before its seller is warned
+	// (WEBHOOK_ALERT_AFTER, default 1h, 1s..168h; CONTRACT §22).
+	WebhookAlertAfter time.Duration
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -206,6 +211,14 @@ func Load(getenv func(string) string) (Config, error) {
 			return bad("LICENSE_TOKEN_TTL", "must be a duration from 1m to 365d, such as 14d or 36h")
 		}
 		c.LicenseTokenTTL = d
+	}
+	c.WebhookAlertAfter = alerts.DefaultAfter
+	if v := strings.TrimSpace(getenv("WEBHOOK_ALERT_AFTER")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 7*24*time.Hour {
+			return bad("WEBHOOK_ALERT_AFTER", "must be a duration from 1s to 168h, such as 1h")
+		}
+		c.WebhookAlertAfter = d
 	}
 	c.RateLimitScale = 1
 	if v := getenv("RATE_LIMIT_SCALE"); v != "" {

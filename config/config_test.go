@@ -53,6 +53,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		"RATE_LIMIT_SCALE":       "0",
 		"PPROF_ADDR":             "6060",
 		"LICENSE_TOKEN_TTL":      "fortnight",
+		"WEBHOOK_ALERT_AFTER":    "soon",
 	} {
 		_, err := load(map[string]string{name: value})
 		require.ErrorContains(t, err, name, "value %q", value)
@@ -82,5 +83,24 @@ func TestLicenseTokenTTL(t *testing.T) {
 		_, err := load(map[string]string{"LICENSE_TOKEN_TTL": value})
 		require.ErrorContains(t, err, "LICENSE_TOKEN_TTL", value)
 		require.ErrorContains(t, err, "from 1m to 365d", value)
+	}
+}
+
+// WEBHOOK_ALERT_AFTER: how long an endpoint fails before its seller is
+// warned, a Go duration from 1s to 7 days; an hour when unset.
+func TestWebhookAlertAfter(t *testing.T) {
+	t.Parallel()
+	c, err := load(map[string]string{})
+	require.NoError(t, err)
+	require.Equal(t, time.Hour, c.WebhookAlertAfter)
+	for value, want := range map[string]time.Duration{"1h": time.Hour, "30m": 30 * time.Minute, "1s": time.Second, "168h": 7 * 24 * time.Hour, " 2h ": 2 * time.Hour} {
+		c, err := load(map[string]string{"WEBHOOK_ALERT_AFTER": value})
+		require.NoError(t, err, value)
+		require.Equal(t, want, c.WebhookAlertAfter, value)
+	}
+	for _, value := range []string{"0", "0s", "500ms", "-1h", "169h", "1d", "an hour"} {
+		_, err := load(map[string]string{"WEBHOOK_ALERT_AFTER": value})
+		require.ErrorContains(t, err, "WEBHOOK_ALERT_AFTER", value)
+		require.ErrorContains(t, err, "from 1s to 168h", value)
 	}
 }

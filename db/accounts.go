@@ -13,15 +13,18 @@ import (
 type Account struct {
 	bun.BaseModel `bun:"table:accounts"`
 
-	ID            string     `bun:"id,pk"`
-	Email         string     `bun:"email"`
-	Plan          string     `bun:"plan"`
-	BillingStatus string     `bun:"billing_status"`
-	DisplayName   *string    `bun:"display_name"`
-	NotifyOrders  bool       `bun:"notify_orders"`
-	CreatedAt     time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt     time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
-	DeletedAt     *time.Time `bun:"deleted_at"`
+	ID            string  `bun:"id,pk"`
+	Email         string  `bun:"email"`
+	Plan          string  `bun:"plan"`
+	BillingStatus string  `bun:"billing_status"`
+	DisplayName   *string `bun:"display_name"`
+	NotifyOrders  bool    `bun:"notify_orders"`
+	// NotifyWebhooks: the seller gets the alerts of failing webhook
+	// endpoints (CONTRACT §22).
+	NotifyWebhooks bool       `bun:"notify_webhooks"`
+	CreatedAt      time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt      time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	DeletedAt      *time.Time `bun:"deleted_at"`
 
 	Bio                *string `bun:"bio"`
 	AvatarKey          *string `bun:"avatar_key"`

@@ -62,6 +62,7 @@ type ComplexityRoot struct {
 		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
 		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
 		NotifyOrders    func(childComplexity int) int
+		NotifyWebhooks  func(childComplexity int) int
 		Object          func(childComplexity int) int
 		Orders          func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) int
 		Plan            func(childComplexity int) int
@@ -986,6 +987,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.NotifyOrders(childComplexity), true
+	case "Account.notifyWebhooks":
+		if e.ComplexityRoot.Account.NotifyWebhooks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.NotifyWebhooks(childComplexity), true
 	case "Account.object":
 		if e.ComplexityRoot.Account.Object == nil {
 			break
@@ -4216,6 +4223,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_gaMeasurementId(ctx, field)
 	case "notifyOrders":
 		return ec.fieldContext_Account_notifyOrders(ctx, field)
+	case "notifyWebhooks":
+		return ec.fieldContext_Account_notifyWebhooks(ctx, field)
 	case "processor":
 		return ec.fieldContext_Account_processor(ctx, field)
 	case "stats":
@@ -7041,6 +7050,29 @@ func (ec *executionContext) _Account_notifyOrders(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_Account_notifyOrders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Account_notifyWebhooks(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_notifyWebhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NotifyWebhooks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_notifyWebhooks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
@@ -21508,7 +21540,7 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "displayName", "bio", "avatar", "processorTestKey"}
+	fieldsInOrder := [...]string{"gaMeasurementId", "notifyOrders", "notifyWebhooks", "displayName", "bio", "avatar", "processorTestKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -21529,6 +21561,13 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 				return it, err
 			}
 			it.NotifyOrders = data
+		case "notifyWebhooks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notifyWebhooks"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NotifyWebhooks = data
 		case "displayName":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayName"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -22151,6 +22190,11 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "notifyOrders":
 			out.Values[i] = ec._Account_notifyOrders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "notifyWebhooks":
+			out.Values[i] = ec._Account_notifyWebhooks(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -28242,6 +28286,7 @@ var (
 		"ENABLE_CHARGES":        model.ActionCodeEnableCharges,
 		"UPDATE_BILLING":        model.ActionCodeUpdateBilling,
 		"WEBHOOK_DISABLED":      model.ActionCodeWebhookDisabled,
+		"WEBHOOK_FAILING":       model.ActionCodeWebhookFailing,
 		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
 		"PUBLISH_LISTING":       model.ActionCodePublishListing,
 		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
@@ -28255,6 +28300,7 @@ var (
 		model.ActionCodeEnableCharges:        "ENABLE_CHARGES",
 		model.ActionCodeUpdateBilling:        "UPDATE_BILLING",
 		model.ActionCodeWebhookDisabled:      "WEBHOOK_DISABLED",
+		model.ActionCodeWebhookFailing:       "WEBHOOK_FAILING",
 		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
 		model.ActionCodePublishListing:       "PUBLISH_LISTING",
 		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",
@@ -30264,6 +30310,7 @@ var (
 		"ENABLE_CHARGES":        model.ActionCodeEnableCharges,
 		"UPDATE_BILLING":        model.ActionCodeUpdateBilling,
 		"WEBHOOK_DISABLED":      model.ActionCodeWebhookDisabled,
+		"WEBHOOK_FAILING":       model.ActionCodeWebhookFailing,
 		"FULFILL_ORDER":         model.ActionCodeFulfillOrder,
 		"PUBLISH_LISTING":       model.ActionCodePublishListing,
 		"CONFIGURE_FULFILLMENT": model.ActionCodeConfigureFulfillment,
@@ -30277,6 +30324,7 @@ var (
 		model.ActionCodeEnableCharges:        "ENABLE_CHARGES",
 		model.ActionCodeUpdateBilling:        "UPDATE_BILLING",
 		model.ActionCodeWebhookDisabled:      "WEBHOOK_DISABLED",
+		model.ActionCodeWebhookFailing:       "WEBHOOK_FAILING",
 		model.ActionCodeFulfillOrder:         "FULFILL_ORDER",
 		model.ActionCodePublishListing:       "PUBLISH_LISTING",
 		model.ActionCodeConfigureFulfillment: "CONFIGURE_FULFILLMENT",

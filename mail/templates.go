@@ -17,7 +17,8 @@ import (
 var templateFiles embed.FS
 
 // A template is a .txt file (text body, with the subject in a "subject"
-// block) and a .html file (a "content" block inside layout.html). HTML
+// block) and a .html file (a "content" block inside layout.html, which may
+// use the blocks of templates/partials). HTML
 // bodies go through html/template, so every value given by a user is
 // escaped there.
 type mailTemplate struct {
@@ -27,10 +28,11 @@ type mailTemplate struct {
 
 var templates = func() map[string]mailTemplate {
 	ts := map[string]mailTemplate{}
-	for _, name := range []string{TemplatePasscode, TemplateDownloadLink, TemplateSellerOrderAlert} {
+	for _, name := range []string{TemplatePasscode, TemplateDownloadLink, TemplateSellerOrderAlert,
+		TemplateWebhookWarning, TemplateWebhookDisabled, TemplateWebhookRecovered} {
 		ts[name] = mailTemplate{
 			text: texttemplate.Must(texttemplate.ParseFS(templateFiles, "templates/"+name+".txt")),
-			html: htmltemplate.Must(htmltemplate.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")),
+			html: htmltemplate.Must(htmltemplate.ParseFS(templateFiles, "templates/layout.html", "templates/partials/*.html", "templates/"+name+".html")),
 		}
 	}
 	return ts

@@ -25,6 +25,7 @@ type accountExtras struct {
 	ordersThisMonth     int
 	listings            int
 	disabledWebhookID   string
+	failingWebhookID    string
 	hasOrderPaidHook    bool
 	hasPublishedListing bool
 	draftListingID      string
@@ -44,12 +45,15 @@ WHERE a.id = $1 AND a.deleted_at IS NULL`
 // accountColumns are the columns of accountQuery (a is the account), in
 // the order of accountDest; the listing read selects them too.
 const accountColumns = `
-       a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.created_at,
+       a.id, a.email, a.plan, a.billing_status, a.display_name, a.notify_orders, a.notify_webhooks, a.created_at,
        a.bio, a.avatar_key, a.slug, a.currency, a.ga_measurement_id, a.processor_account_id,
        a.processor_status, a.charges_enabled, a.payouts_enabled, a.details_submitted, a.onboarding_token,
        st.revenue, st.orders_month_count,
        coalesce((SELECT w.id FROM webhook_endpoints w
                  WHERE w.account_id = a.id AND w.status = 'disabled' AND w.disabled_reason = 'consecutive_failures'
+                 ORDER BY w.id LIMIT 1), ''),
+       coalesce((SELECT w.id FROM webhook_endpoints w
+                 WHERE w.account_id = a.id AND w.warned_at IS NOT NULL AND w.status = 'enabled' AND w.deleted_at IS NULL
                  ORDER BY w.id LIMIT 1), ''),
        a.listings_count,
        EXISTS (SELECT 1 FROM webhook_endpoints w
@@ -77,9 +81,9 @@ CROSS JOIN LATERAL (
 // accountDest are the destinations of accountColumns.
 func accountDest(a *db.Account, ex *accountExtras) []any {
 	return []any{&a.ID, &a.Email, &a.Plan, &a.BillingStatus, &a.DisplayName,
-		&a.NotifyOrders, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
+		&a.NotifyOrders, &a.NotifyWebhooks, &a.CreatedAt, &a.Bio, &a.AvatarKey, &a.Slug, &a.Currency, &a.GAMeasurementID,
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
-		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID,
+		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID, &ex.failingWebhookID,
 		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
 		&ex.subscription}
 }
@@ -130,6 +134,7 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		BillingStatus:              a.BillingStatus,
 		BillingURL:                 r.BillingURL(),
 		DisabledWebhookID:          ex.disabledWebhookID,
+		FailingWebhookID:           ex.failingWebhookID,
 		HasPublishedListing:        ex.hasPublishedListing,
 		DraftListingID:             ex.draftListingID,
 		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
@@ -160,6 +165,7 @@ func (r *Resolver) toAccountModel(a *db.Account, ex accountExtras) *model.Accoun
 	return &model.Account{
 		Object: "account", ID: a.ID, Email: a.Email, DisplayName: a.DisplayName, Bio: a.Bio, AvatarURL: r.avatarURL(a), Plan: model.PlanID(a.Plan), FeeRate: plan.FeeRate,
 		BillingStatus: model.BillingStatus(a.BillingStatus), Currency: a.Currency, GAMeasurementID: a.GAMeasurementID, NotifyOrders: a.NotifyOrders,
+		NotifyWebhooks: a.NotifyWebhooks,
 		Processor: &model.ProcessorStatus{AccountID: a.ProcessorAccountID, Status: model.ProcessorConnectionStatus(a.ProcessorStatus),
 			ChargesEnabled: a.ChargesEnabled, PayoutsEnabled: a.PayoutsEnabled, TestMode: ex.testMode},
 		Stats:        &model.AccountStats{TotalRevenue: ex.revenue, TotalOrders: ex.ordersThisMonth, TotalListings: ex.listings},
@@ -210,6 +216,9 @@ func (r *Resolver) UpdateAccount(ctx context.Context, in model.UpdateAccountInpu
 	}
 	if in.NotifyOrders != nil {
 		q = q.Set("notify_orders = ?", *in.NotifyOrders)
+	}
+	if in.NotifyWebhooks != nil {
+		q = q.Set("notify_webhooks = ?", *in.NotifyWebhooks)
 	}
 	name, nameSet := in.DisplayName.ValueOK()
 	bio, bioSet := in.Bio.ValueOK()
@@ -297,7 +306,7 @@ func (r *Resolver) DeleteAccount(ctx context.Context) (bool, error) {
 			UPDATE accounts SET
 				email = 'deleted+' || id || '@anonymized.invalid',
 				display_name = NULL, bio = NULL, avatar_key = NULL, slug = NULL, ga_measurement_id = NULL,
-				onboarding_token = NULL, notify_orders = false, deleted_at = now(), updated_at = now()
+				onboarding_token = NULL, notify_orders = false, notify_webhooks = false, deleted_at = now(), updated_at = now()
 			WHERE id = ? AND deleted_at IS NULL`, p.AccountID)
 		if err != nil {
 			return fmt.Errorf("anonymize account: %w", err)

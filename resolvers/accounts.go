@@ -99,7 +99,7 @@ func (r *Resolver) CreateAccount(ctx context.Context, email, plan, keyName strin
 			}
 			out.Existed = true
 		case errors.Is(err, db.ErrNotFound):
-			acc = &db.Account{ID: db.NewID("acc"), Email: email, Plan: plan, BillingStatus: "active", NotifyOrders: true}
+			acc = &db.Account{ID: db.NewID("acc"), Email: email, Plan: plan, BillingStatus: "active", NotifyOrders: true, NotifyWebhooks: true}
 			if _, err := tx.NewInsert().Model(acc).Returning("*").Exec(ctx); err != nil {
 				if db.IsUniqueViolation(err, "accounts_email_key") {
 					return problem.Validation("email", "an account with this email already exists")

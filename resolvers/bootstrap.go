@@ -209,7 +209,7 @@ func (r *Resolver) VerifyBootstrap(ctx context.Context, in model.BootstrapVerify
 		acc, err := db.AccountByEmail(ctx, tx, s.Email)
 		switch {
 		case errors.Is(err, db.ErrNotFound):
-			acc = &db.Account{ID: db.NewID("acc"), Email: s.Email, Plan: "free", BillingStatus: "active", NotifyOrders: true}
+			acc = &db.Account{ID: db.NewID("acc"), Email: s.Email, Plan: "free", BillingStatus: "active", NotifyOrders: true, NotifyWebhooks: true}
 			if _, err := tx.NewInsert().Model(acc).Returning("*").Exec(ctx); err != nil {
 				return fmt.Errorf("insert account: %w", err)
 			}

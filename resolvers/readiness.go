@@ -35,6 +35,7 @@ const (
 	ActEnableCharges        = model.ActionCodeEnableCharges
 	ActUpdateBilling        = model.ActionCodeUpdateBilling
 	ActWebhookDisabled      = model.ActionCodeWebhookDisabled
+	ActWebhookFailing       = model.ActionCodeWebhookFailing
 	ActFulfillOrder         = model.ActionCodeFulfillOrder
 	ActPublishListing       = model.ActionCodePublishListing
 	ActConfigureFulfillment = model.ActionCodeConfigureFulfillment
@@ -66,6 +67,9 @@ type accountFacts struct {
 	BillingURL string
 	// DisabledWebhookID is an endpoint disabled after consecutive failures ("" if none).
 	DisabledWebhookID string
+	// FailingWebhookID is an enabled endpoint whose seller was warned that
+	// it fails (CONTRACT §22; "" if none).
+	FailingWebhookID string
 	// AwaitingFulfillmentOrderID is the oldest paid order waiting for
 	// external fulfillment ("" if none), and AwaitingContentType its content type.
 	AwaitingFulfillmentOrderID string
@@ -273,6 +277,14 @@ var actionTable = slicesConcat(
 			Call: func(f *facts) apiCall {
 				return apiCall{Args: map[string]string{"id": f.DisabledWebhookID}, Params: map[string]any{"status": "enabled"}}
 			},
+		},
+		{Code: ActWebhookFailing, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.FailingWebhookID != "") },
+			Message: fixed("A webhook endpoint has not accepted events for a while and will be disabled if it keeps failing " +
+				"(its deliveries show the last error). Fix the receiving server so it answers each event with a 2xx status " +
+				"within 10 seconds, then send a test event: a 2xx answer clears this, and waiting events are retried on schedule."),
+			Method: model.ResolveMethodPost, Path: "/v1/webhooks/{id}/test", Field: "testWebhook",
+			Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.FailingWebhookID}} },
 		},
 	},
 	fulfillRows(scopeAccount,
@@ -560,6 +572,7 @@ var actionSelections = map[string]string{
 	"Deliverable":         "id type readiness { " + readinessSelections["ListingReadiness"] + " }",
 	"Order":               "id status contentType readiness { " + readinessSelections["OrderReadiness"] + " }",
 	"WebhookEndpoint":     "id status",
+	"WebhookTest":         "statusCode durationMs error",
 	"Discount":            "id status readiness { " + readinessSelections["DiscountReadiness"] + " }",
 }
 
@@ -732,6 +745,7 @@ func ExampleActions() []*model.Action {
 	f := &facts{
 		accountFacts: accountFacts{ProcessorStatus: db.ProcessorConnected, OnboardingURL: "https://example.test/processor/onboarding/t",
 			BillingURL: "https://example.test/console/settings/billing", DisabledWebhookID: "wh_01jdx0v3k7q8r9s0t1u2v3w4x5",
+			FailingWebhookID:           "wh_01jdx0v3k7q8r9s0t1u2v3w4x6",
 			AwaitingFulfillmentOrderID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", DraftListingID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"},
 		Listing: &listingFacts{ID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.ListingDraft},
 		Order:   &orderFacts{ID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.OrderPaid},

@@ -57,11 +57,12 @@ func TestAccountActions(t *testing.T) {
 		"past due":                      {with(func(f *accountFacts) { f.BillingStatus = "past_due" }), []string{"update_billing/suggested"}, true},
 		"unpaid":                        {with(func(f *accountFacts) { f.BillingStatus = "unpaid" }), []string{"update_billing/required"}, false},
 		"webhook disabled":              {with(func(f *accountFacts) { f.DisabledWebhookID = "wh_1" }), []string{"webhook_disabled/suggested"}, true},
+		"webhook failing":               {with(func(f *accountFacts) { f.FailingWebhookID = "wh_2" }), []string{"webhook_failing/suggested"}, true},
 		"order awaiting":                {with(func(f *accountFacts) { f.AwaitingFulfillmentOrderID = "ord_1" }), []string{"fulfill_order/suggested"}, true},
 		"no published listing":          {with(func(f *accountFacts) { f.HasPublishedListing = false }), []string{"publish_listing/suggested"}, true},
 		"everything at once": {accountFacts{ProcessorStatus: db.ProcessorNotConnected, BillingStatus: "unpaid",
-			DisabledWebhookID: "wh_1", AwaitingFulfillmentOrderID: "ord_1"},
-			[]string{"connect_stripe/required", "update_billing/required", "webhook_disabled/suggested", "fulfill_order/suggested", "publish_listing/suggested"}, false},
+			DisabledWebhookID: "wh_1", FailingWebhookID: "wh_2", AwaitingFulfillmentOrderID: "ord_1"},
+			[]string{"connect_stripe/required", "update_billing/required", "webhook_disabled/suggested", "webhook_failing/suggested", "fulfill_order/suggested", "publish_listing/suggested"}, false},
 		"suggested before suggested, in table order": {with(func(f *accountFacts) {
 			f.BillingStatus = "past_due"
 			f.HasPublishedListing = false
@@ -89,7 +90,7 @@ func TestAccountActions(t *testing.T) {
 func TestActionResolves(t *testing.T) {
 	t.Parallel()
 	all := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, BillingStatus: "past_due", Currency: "usd",
-		OnboardingURL: "https://x/onb", BillingURL: "https://x/billing", DisabledWebhookID: "wh_1",
+		OnboardingURL: "https://x/onb", BillingURL: "https://x/billing", DisabledWebhookID: "wh_1", FailingWebhookID: "wh_2",
 		AwaitingFulfillmentOrderID: "ord_1", AwaitingContentType: "generated", DraftListingID: "lst_1"})
 	byCode := map[string]*actionT{}
 	for _, a := range all {
@@ -105,6 +106,13 @@ func TestActionResolves(t *testing.T) {
 	require.Equal(t, map[string]any{"status": "enabled"}, byCode["webhook_disabled"].Resolve.Params)
 	require.Equal(t, map[string]any{"status": "ENABLED"}, byCode["webhook_disabled"].Resolve.GraphQL.Variables["input"])
 	require.Equal(t, "update_webhook", byCode["webhook_disabled"].Resolve.MCP.Tool)
+	require.Equal(t, model.ResolveMethodPost, byCode["webhook_failing"].Resolve.Method)
+	require.Equal(t, "/v1/webhooks/wh_2/test", *byCode["webhook_failing"].Resolve.Endpoint)
+	require.Nil(t, byCode["webhook_failing"].Resolve.Params)
+	require.Equal(t, map[string]any{"id": "wh_2"}, byCode["webhook_failing"].Resolve.GraphQL.Variables)
+	require.Contains(t, byCode["webhook_failing"].Resolve.GraphQL.Query, "testWebhook(id: $id) { statusCode durationMs error }")
+	require.Equal(t, "test_webhook", byCode["webhook_failing"].Resolve.MCP.Tool)
+	require.NotContains(t, byCode["webhook_failing"].Message, "human")
 	require.Equal(t, "/v1/orders/ord_1/fulfill", *byCode["fulfill_order"].Resolve.Endpoint)
 	require.Contains(t, byCode["fulfill_order"].Message, "GET /v1/orders?status=paid", "the account's action names where sales are")
 	require.Equal(t, "/v1/listings/lst_1/publish", *byCode["publish_listing"].Resolve.Endpoint)

@@ -54,6 +54,9 @@ type Resolver struct {
 	Secrets *webhooks.SecretBox
 	// RetrySchedule is the delay before each webhook retry.
 	RetrySchedule []time.Duration
+	// WebhookAlertAfter is how long an endpoint fails before its seller is
+	// warned (WEBHOOK_ALERT_AFTER); zero is alerts.DefaultAfter, an hour.
+	WebhookAlertAfter time.Duration
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
 	// CheckoutExpiry is how long an unpaid checkout lives before its order

@@ -412,7 +412,19 @@ func (r *Resolver) attemptOutcome(d *db.WebhookDelivery, at webhooks.Attempt) de
 // its generation (a redispatch meanwhile voids the attempt) takes its
 // outcome; per endpoint, a delivery resets the consecutive failures and
 // every permanent failure after the batch's last delivery adds one; the
-// third disables the endpoint.
+// third disables the endpoint (alerts.DisableAfter).
+//
+// The same UPDATE keeps the alert state (CONTRACT §22, webhook_alerts.go):
+// every failed attempt after the batch's last delivery (nf) counts in
+// failed_attempts, the first sets failing_since, the last sets
+// last_failure; a delivery clears them and warned_at. It marks the email
+// a transition owes in alert_due: 'disabled' when it disables the
+// endpoint, 'recovered' when a delivery follows a warning. The endpoint's
+// row is written only when an attempt failed or a delivery ends a failure
+// (or consecutive failures): a healthy endpoint's deliveries write nothing
+// to it. Every SET reads the row as the UPDATE finds it (PostgreSQL
+// re-reads a row another transaction changed meanwhile), so processes
+// recording at once add up.
 const recordOutcomesQuery = `
 WITH o AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::int[], $7::text[], $8::timestamptz[])
@@ -424,11 +436,13 @@ u AS (
     failed_at = CASE WHEN o.status = 'failed' THEN $9 ELSE d.failed_at END
   FROM o
   WHERE d.endpoint_id = o.endpoint_id AND d.event_id = o.event_id AND d.status = 'pending' AND d.generation = o.generation
-  RETURNING o.endpoint_id, o.ord, o.status),
+  RETURNING o.endpoint_id, o.ord, o.status, o.err),
 f AS (SELECT endpoint_id, max(ord) FILTER (WHERE status = 'delivered') AS last_ok FROM u GROUP BY endpoint_id),
 g AS (
   SELECT f.endpoint_id, f.last_ok IS NOT NULL AS reset,
-         count(*) FILTER (WHERE u.status = 'failed' AND u.ord > coalesce(f.last_ok, -1))::int AS k
+         count(*) FILTER (WHERE u.status = 'failed' AND u.ord > coalesce(f.last_ok, -1))::int AS k,
+         count(*) FILTER (WHERE u.status <> 'delivered' AND u.ord > coalesce(f.last_ok, -1))::int AS nf,
+         (array_agg(u.err ORDER BY u.ord DESC) FILTER (WHERE u.status <> 'delivered'))[1] AS last_err
   FROM f JOIN u ON u.endpoint_id = f.endpoint_id GROUP BY f.endpoint_id, f.last_ok),
 e AS (
   UPDATE webhook_endpoints e SET
@@ -436,9 +450,27 @@ e AS (
     status = CASE WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 THEN 'disabled' ELSE e.status END,
     disabled_reason = CASE WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 AND e.status = 'enabled'
       THEN 'consecutive_failures' ELSE e.disabled_reason END,
-    updated_at = CASE WHEN g.k > 0 THEN now() ELSE e.updated_at END
+    updated_at = CASE WHEN g.k > 0 THEN now() ELSE e.updated_at END,
+    failing_since = CASE WHEN g.nf = 0 THEN NULL WHEN g.reset THEN $9 ELSE coalesce(e.failing_since, $9) END,
+    failed_attempts = CASE WHEN g.reset THEN 0 ELSE e.failed_attempts END + g.nf,
+    last_failure = CASE WHEN g.nf = 0 THEN NULL ELSE g.last_err END,
+    warned_at = CASE WHEN g.reset OR (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 THEN NULL ELSE e.warned_at END,
+    alert_due = CASE
+      WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 AND e.status = 'enabled' THEN 'disabled'
+      WHEN g.reset AND e.warned_at IS NOT NULL AND e.status = 'enabled' THEN 'recovered'
+      ELSE e.alert_due END,
+    alert_since = CASE
+      WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 AND e.status = 'enabled'
+        THEN CASE WHEN g.reset THEN $9 ELSE coalesce(e.failing_since, $9) END
+      WHEN g.reset AND e.warned_at IS NOT NULL AND e.status = 'enabled' THEN e.failing_since
+      ELSE e.alert_since END,
+    alert_at = CASE
+      WHEN (CASE WHEN g.reset THEN 0 ELSE e.consecutive_failures END + g.k) >= 3 AND e.status = 'enabled'
+        OR g.reset AND e.warned_at IS NOT NULL AND e.status = 'enabled' THEN $9
+      ELSE e.alert_at END
   FROM g
-  WHERE e.id = g.endpoint_id AND (g.k > 0 OR (g.reset AND e.consecutive_failures <> 0))
+  WHERE e.id = g.endpoint_id
+    AND (g.nf > 0 OR (g.reset AND (e.consecutive_failures <> 0 OR e.failing_since IS NOT NULL OR e.warned_at IS NOT NULL)))
   RETURNING e.id)
 SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM e)`
 

@@ -318,6 +318,10 @@ func (r *Resolver) UpdateWebhook(ctx context.Context, id string, in model.Update
 		if in.Status != nil {
 			if *in.Status == "enabled" {
 				q = q.Set("status = 'enabled', disabled_reason = NULL, consecutive_failures = 0")
+				if e.Status != "enabled" {
+					// Re-enabled: its failures start afresh (CONTRACT §22).
+					q = q.Set("failing_since = NULL, failed_attempts = 0, last_failure = NULL, warned_at = NULL")
+				}
 			} else if e.Status != "disabled" {
 				q = q.Set("status = 'disabled', disabled_reason = 'manual'")
 			}
@@ -441,7 +445,10 @@ func (r *Resolver) RetryWebhookEvent(ctx context.Context, id, eventID string) (*
 }
 
 // TestWebhook delivers a webhook.test event synchronously and reports the
-// receiver's answer; nothing is stored. Errors: not_found.
+// receiver's answer; no delivery record is stored. A 2xx ends the
+// endpoint's failure in progress, as a delivery does (the alert state:
+// webhook_failing goes, "recovered" is sent after a warning). Errors:
+// not_found.
 func (r *Resolver) TestWebhook(ctx context.Context, id string) (*model.WebhookTest, error) {
 	p, err := writer(ctx)
 	if err != nil {
@@ -468,6 +475,13 @@ func (r *Resolver) TestWebhook(ctx context.Context, id string) (*model.WebhookTe
 	if at.Err != nil {
 		t := at.ErrorText()
 		out.Error = &t
+	}
+	if at.Success() {
+		// The receiver works again: a failure in progress ends, as a
+		// delivery would end it (webhook_failing goes; CONTRACT §22).
+		if err := r.endpointSucceeded(ctx, e.ID); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

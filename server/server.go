@@ -149,8 +149,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
+		WebhookAlertAfter: cfg.WebhookAlertAfter,
 	})
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry)}, AddWorkers: []func(*river.Workers){
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry),
+		resolvers.WebhookAlertsPeriodicJob(cfg.WebhookAlertAfter)}, AddWorkers: []func(*river.Workers){
 		(&mail.SendWorker{}).Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
@@ -158,6 +160,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.CheckoutExpirySweepWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.GraceWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookAlertsWorker{R: res}) },
 	}})
 	if err != nil {
 		return fail(err)

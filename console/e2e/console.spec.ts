@@ -288,8 +288,15 @@ test('customers, settings, billing and home show the account', async () => {
   const ga = page.getByLabel('Google Analytics measurement id');
   await expect(ga).toHaveAttribute('aria-invalid', 'true');
   await ga.fill('G-ABCDE12345');
+  // Webhook alerts are on by default; turned off, they stay off.
+  const alerts = page.getByLabel('Email me when a webhook endpoint fails');
+  await expect(alerts).toBeChecked();
+  await alerts.uncheck();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Email me when a webhook endpoint fails')).not.toBeChecked();
+  await expect(page.getByLabel('Google Analytics measurement id')).toHaveValue('G-ABCDE12345');
   await expectAccessible(page, 'settings');
   await screenshots(page, 'settings');
 

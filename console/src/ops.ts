@@ -429,7 +429,7 @@ export const DeleteDiscount = graphql(`
 
 export const SettingsQuery = graphql(`
   query Settings {
-    viewer { id email displayName gaMeasurementId notifyOrders }
+    viewer { id email displayName gaMeasurementId notifyOrders notifyWebhooks }
     store { id displayName bio avatarUrl slug url }
   }
 `);
@@ -442,7 +442,7 @@ export const UpdateStore = graphql(`
 
 export const UpdateAccount = graphql(`
   mutation UpdateAccount($input: UpdateAccountInput!) {
-    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }
+    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders notifyWebhooks }
   }
 `);
 

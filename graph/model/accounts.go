@@ -8,22 +8,25 @@ import (
 
 // Account is the account of the calling API key (GraphQL `viewer`).
 type Account struct {
-	Object          string            `json:"object"`
-	ID              string            `json:"id"`
-	Email           string            `json:"email"`
-	DisplayName     *string           `json:"display_name"`
-	Bio             *string           `json:"bio"`
-	AvatarURL       *string           `json:"avatar_url"`
-	Plan            PlanID            `json:"plan"`
-	FeeRate         string            `json:"fee_rate"`
-	BillingStatus   BillingStatus     `json:"billing_status"`
-	Currency        *string           `json:"currency"`
-	GAMeasurementID *string           `json:"ga_measurement_id"`
-	NotifyOrders    bool              `json:"notify_orders"`
-	Processor       *ProcessorStatus  `json:"processor"`
-	Stats           *AccountStats     `json:"stats"`
-	Readiness       *AccountReadiness `json:"readiness"`
-	CreatedAt       time.Time         `json:"created_at"`
+	Object          string        `json:"object"`
+	ID              string        `json:"id"`
+	Email           string        `json:"email"`
+	DisplayName     *string       `json:"display_name"`
+	Bio             *string       `json:"bio"`
+	AvatarURL       *string       `json:"avatar_url"`
+	Plan            PlanID        `json:"plan"`
+	FeeRate         string        `json:"fee_rate"`
+	BillingStatus   BillingStatus `json:"billing_status"`
+	Currency        *string       `json:"currency"`
+	GAMeasurementID *string       `json:"ga_measurement_id"`
+	NotifyOrders    bool          `json:"notify_orders"`
+	// NotifyWebhooks: the seller is emailed when a webhook endpoint fails
+	// (CONTRACT §22).
+	NotifyWebhooks bool              `json:"notify_webhooks"`
+	Processor      *ProcessorStatus  `json:"processor"`
+	Stats          *AccountStats     `json:"stats"`
+	Readiness      *AccountReadiness `json:"readiness"`
+	CreatedAt      time.Time         `json:"created_at"`
 	// Subscription is the paid plan's subscription; nil on the free plan
 	// with no history.
 	Subscription *BillingSubscription `json:"subscription"`
@@ -114,7 +117,9 @@ type ReadinessRefresh struct {
 type UpdateAccountInput struct {
 	GAMeasurementID graphql.Omittable[*string] `json:"ga_measurement_id"`
 	NotifyOrders    *bool                      `json:"notify_orders"`
-	DisplayName     graphql.Omittable[*string] `json:"display_name"`
+	// NotifyWebhooks turns the failing webhook endpoint emails on or off.
+	NotifyWebhooks *bool                      `json:"notify_webhooks"`
+	DisplayName    graphql.Omittable[*string] `json:"display_name"`
 	// Bio is the profile's biography (at most 500 characters); null clears it.
 	Bio graphql.Omittable[*string] `json:"bio"`
 	// Avatar is a file token of purpose avatar; null removes the avatar.

@@ -72,6 +72,7 @@ const (
 	ActionCodeEnableCharges        ActionCode = "enable_charges"        // Finish the processor's onboarding so it enables charges.
 	ActionCodeUpdateBilling        ActionCode = "update_billing"        // Pay for the plan: a renewal failed.
 	ActionCodeWebhookDisabled      ActionCode = "webhook_disabled"      // Re-enable a webhook endpoint that was disabled after consecutive failures.
+	ActionCodeWebhookFailing       ActionCode = "webhook_failing"       // Fix a webhook endpoint that keeps failing, then test it.
 	ActionCodeFulfillOrder         ActionCode = "fulfill_order"         // Fulfill a paid order that waits for the seller's system.
 	ActionCodePublishListing       ActionCode = "publish_listing"       // Publish a listing (or create one).
 	ActionCodeConfigureFulfillment ActionCode = "configure_fulfillment" // Give the listing a way to be fulfilled: deliverables or an order.paid webhook.
@@ -84,7 +85,7 @@ const (
 // Valid reports whether v is one of the values of ActionCode.
 func (v ActionCode) Valid() bool {
 	switch v {
-	case ActionCodeConnectStripe, ActionCodeEnableCharges, ActionCodeUpdateBilling, ActionCodeWebhookDisabled, ActionCodeFulfillOrder, ActionCodePublishListing, ActionCodeConfigureFulfillment,
+	case ActionCodeConnectStripe, ActionCodeEnableCharges, ActionCodeUpdateBilling, ActionCodeWebhookDisabled, ActionCodeWebhookFailing, ActionCodeFulfillOrder, ActionCodePublishListing, ActionCodeConfigureFulfillment,
 		ActionCodeEnableDiscount, ActionCodeExtendDiscount, ActionCodeRaiseDiscountLimit, ActionCodeAwaitDiscountStart:
 		return true
 	}

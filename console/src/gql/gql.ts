@@ -61,9 +61,9 @@ type Documents = {
     "\n  mutation CreateDiscount($input: CreateDiscountInput!) {\n    createDiscount(input: $input) { ...DiscountFields }\n  }\n": typeof types.CreateDiscountDocument,
     "\n  mutation UpdateDiscount($id: ID!, $input: UpdateDiscountInput!) {\n    updateDiscount(id: $id, input: $input) { ...DiscountFields }\n  }\n": typeof types.UpdateDiscountDocument,
     "\n  mutation DeleteDiscount($id: ID!) { deleteDiscount(id: $id) }\n": typeof types.DeleteDiscountDocument,
-    "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n": typeof types.SettingsDocument,
+    "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders notifyWebhooks }\n    store { id displayName bio avatarUrl slug url }\n  }\n": typeof types.SettingsDocument,
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": typeof types.UpdateStoreDocument,
-    "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": typeof types.UpdateAccountDocument,
+    "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders notifyWebhooks }\n  }\n": typeof types.UpdateAccountDocument,
     "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n": typeof types.BillingDocument,
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": typeof types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": typeof types.SignInDocument,
@@ -123,9 +123,9 @@ const documents: Documents = {
     "\n  mutation CreateDiscount($input: CreateDiscountInput!) {\n    createDiscount(input: $input) { ...DiscountFields }\n  }\n": types.CreateDiscountDocument,
     "\n  mutation UpdateDiscount($id: ID!, $input: UpdateDiscountInput!) {\n    updateDiscount(id: $id, input: $input) { ...DiscountFields }\n  }\n": types.UpdateDiscountDocument,
     "\n  mutation DeleteDiscount($id: ID!) { deleteDiscount(id: $id) }\n": types.DeleteDiscountDocument,
-    "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n": types.SettingsDocument,
+    "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders notifyWebhooks }\n    store { id displayName bio avatarUrl slug url }\n  }\n": types.SettingsDocument,
     "\n  mutation UpdateStore($input: UpdateStoreInput!) {\n    updateStore(input: $input) { id displayName bio avatarUrl slug url }\n  }\n": types.UpdateStoreDocument,
-    "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n": types.UpdateAccountDocument,
+    "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders notifyWebhooks }\n  }\n": types.UpdateAccountDocument,
     "\n  query Billing {\n    plans { id name feeRate monthlyPrice currency }\n    viewer { id plan feeRate billingStatus subscription { plan status currentPeriodEnd cancelAt } }\n  }\n": types.BillingDocument,
     "\n  mutation ChangePlan($input: ChangePlanInput!) {\n    changePlan(input: $input) { plan status url expiresAt }\n  }\n": types.ChangePlanDocument,
     "\n  mutation SignIn($input: SignInInput!) {\n    signIn(input: $input) { expiresAt account { id email } }\n  }\n": types.SignInDocument,
@@ -343,7 +343,7 @@ export function graphql(source: "\n  mutation DeleteDiscount($id: ID!) { deleteD
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n"): (typeof documents)["\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders }\n    store { id displayName bio avatarUrl slug url }\n  }\n"];
+export function graphql(source: "\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders notifyWebhooks }\n    store { id displayName bio avatarUrl slug url }\n  }\n"): (typeof documents)["\n  query Settings {\n    viewer { id email displayName gaMeasurementId notifyOrders notifyWebhooks }\n    store { id displayName bio avatarUrl slug url }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -351,7 +351,7 @@ export function graphql(source: "\n  mutation UpdateStore($input: UpdateStoreInp
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n"): (typeof documents)["\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders notifyWebhooks }\n  }\n"): (typeof documents)["\n  mutation UpdateAccount($input: UpdateAccountInput!) {\n    updateAccount(input: $input) { id displayName gaMeasurementId notifyOrders notifyWebhooks }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

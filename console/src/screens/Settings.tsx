@@ -19,6 +19,7 @@ export function Settings() {
   const [removeAvatar, setRemoveAvatar] = useState(false);
   const [ga, setGa] = useState('');
   const [notify, setNotify] = useState(false);
+  const [notifyWebhooks, setNotifyWebhooks] = useState(true);
   const [storeProblems, setStoreProblems] = useState<Problem[]>([]);
   const [accountProblems, setAccountProblems] = useState<Problem[]>([]);
   const [notice, setNotice] = useState('');
@@ -35,6 +36,7 @@ export function Settings() {
     if (viewer) {
       setGa(viewer.gaMeasurementId ?? '');
       setNotify(viewer.notifyOrders);
+      setNotifyWebhooks(viewer.notifyWebhooks);
     }
   }, [store?.id, viewer?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -66,7 +68,7 @@ export function Settings() {
     setBusy(true);
     setAccountProblems([]);
     setNotice('');
-    const r = await updateAccount({ input: { gaMeasurementId: ga.trim() || null, notifyOrders: notify } });
+    const r = await updateAccount({ input: { gaMeasurementId: ga.trim() || null, notifyOrders: notify, notifyWebhooks } });
     setBusy(false);
     if (r.error) setAccountProblems(problemsOf(r.error));
     else setNotice('Settings saved.');
@@ -125,6 +127,12 @@ export function Settings() {
               <label className="check">
                 <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} /> Email me about each paid order
               </label>
+              <label className="check">
+                <input type="checkbox" checked={notifyWebhooks} onChange={(e) => setNotifyWebhooks(e.target.checked)} /> Email me when a webhook endpoint fails
+              </label>
+              <p className="muted">
+                A warning after an hour without a successful delivery, then when the endpoint is disabled or works again.
+              </p>
               <button type="submit" disabled={busy}>Save settings</button>
             </form>
           </section>
