@@ -73,6 +73,7 @@ var routesWithoutJSONBody = map[string]string{
 	"POST /v1/api-keys/self-revoke":                    "no body",
 	"POST /v1/account/processor/connect":               "no body",
 	"POST /v1/orders/{id}/redeliver":                   "no body",
+	"POST /v1/customers/{id}/portal-link":              "no body",
 	"POST /v1/orders/{id}/refund":                      "no body",
 	"POST /v1/webhooks/{id}/test":                      "no body",
 	"POST /v1/listings/{id}/publish":                   "no body",
