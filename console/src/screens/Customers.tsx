@@ -75,7 +75,7 @@ export function Customers() {
                   <td><Time value={c.firstOrderAt} /></td>
                   <td><Time value={c.lastOrderAt} /></td>
                   <td>
-                    <button type="button" className="secondary small" onClick={() => portalLink(c.id, c.email)} aria-label={`Copy portal link for ${c.email}`}>
+                    <button type="button" className="secondary small nowrap" onClick={() => portalLink(c.id, c.email)} aria-label={`Copy portal link for ${c.email}`}>
                       Copy portal link
                     </button>
                   </td>
