@@ -127,7 +127,7 @@ func validSlugFormat(s string) bool {
 // mailLibrarySignIn mails a sign-in link to a.Email when it has orders.
 func (r *Resolver) mailLibrarySignIn(ctx context.Context, a LibrarySignInArgs) error {
 	has, err := r.DB.NewSelect().Table("orders").Where("lower(buyer_email) = ?", a.Email).
-		Where("status IN (?)", bun.In(libraryOrderStatuses)).Exists(ctx)
+		Where("status IN (?)", bun.List(libraryOrderStatuses)).Exists(ctx)
 	if err != nil {
 		return fmt.Errorf("find the buyer's orders: %w", err)
 	}
@@ -358,7 +358,7 @@ func (r *Resolver) Library(ctx context.Context, s *BuyerSession, storeSlug, afte
 		p.Store, _, _ = r.libraryStoreByID(ctx, *scope)
 	}
 	q := r.DB.NewSelect().Model((*db.Order)(nil)).Where("lower(buyer_email) = ?", s.Email).
-		Where("status IN (?)", bun.In(libraryOrderStatuses)).OrderExpr("id DESC").Limit(LibraryPageSize + 1)
+		Where("status IN (?)", bun.List(libraryOrderStatuses)).OrderExpr("id DESC").Limit(LibraryPageSize + 1)
 	if scope != nil {
 		q = q.Where("account_id = ?", *scope)
 	}
@@ -394,7 +394,7 @@ func (r *Resolver) fillLibrary(ctx context.Context, p *LibraryPage, orders []db.
 	}
 	var grants []grant
 	if err := r.DB.NewSelect().Table("access_grants").Column("order_id", "token_sealed", "revoked_at").
-		Where("order_id IN (?)", bun.In(ids)).Scan(ctx, &grants); err != nil {
+		Where("order_id IN (?)", bun.List(ids)).Scan(ctx, &grants); err != nil {
 		return fmt.Errorf("read access grants: %w", err)
 	}
 	grantOf := map[string]grant{}
@@ -408,7 +408,7 @@ func (r *Resolver) fillLibrary(ctx context.Context, p *LibraryPage, orders []db.
 	}
 	var stores []store
 	if err := r.DB.NewSelect().Table("accounts").Column("id", "slug", "display_name").
-		Where("id IN (?)", bun.In(keys(accounts))).Scan(ctx, &stores); err != nil {
+		Where("id IN (?)", bun.List(keys(accounts))).Scan(ctx, &stores); err != nil {
 		return fmt.Errorf("read stores: %w", err)
 	}
 	storeOf := map[string]store{}
@@ -421,7 +421,7 @@ func (r *Resolver) fillLibrary(ctx context.Context, p *LibraryPage, orders []db.
 	}
 	var covers []cover
 	if err := r.DB.NewSelect().Table("listings").Column("id", "cover_key").
-		Where("id IN (?)", bun.In(keys(listings))).Scan(ctx, &covers); err != nil {
+		Where("id IN (?)", bun.List(keys(listings))).Scan(ctx, &covers); err != nil {
 		return fmt.Errorf("read covers: %w", err)
 	}
 	coverOf := map[string]string{}

@@ -107,7 +107,7 @@ func (r *Resolver) orderLicenseKeys(ctx context.Context, orderIDs []string, deac
 		return nil, nil
 	}
 	var rows []*db.LicenseKey
-	if err := r.DB.NewSelect().Model(&rows).Where("order_id IN (?)", bun.In(orderIDs)).Order("id").Scan(ctx); err != nil {
+	if err := r.DB.NewSelect().Model(&rows).Where("order_id IN (?)", bun.List(orderIDs)).Order("id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("read the orders' license keys: %w", err)
 	}
 	if len(rows) == 0 {
