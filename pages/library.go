@@ -192,9 +192,16 @@ func minutes(seconds int) string {
 
 // libraryAuth opens a sign-in link: the cookie, and 303 to the library. A
 // used or expired link shows the form with its email (410), an unknown
-// one the form (404).
+// one the form (404). A HEAD uses nothing up.
 func (s *Site) libraryAuth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer")
+	if r.Method == http.MethodHead {
+		// A HEAD (a link preview) answers the headers and uses nothing up.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	signed, err := s.Resolver.OpenLibrarySignIn(r.Context(), chi.URLParam(r, "token"))
 	var refused *resolvers.SignInRefused
 	if errors.As(err, &refused) {

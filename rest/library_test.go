@@ -314,6 +314,9 @@ func TestLibrarySignInLinkUsedOrExpired(t *testing.T) {
 	askSignIn(t, env, ada, "")
 	runSignInJobs(t, env, ada)
 	link := signInMails(t, env, ada)[0]
+	head, _ := libraryRequest(t, env, "HEAD", link, "", "", nil)
+	require.Equal(t, http.StatusOK, head.StatusCode)
+	require.Empty(t, head.Cookies(), "a HEAD (a link preview) does not sign in")
 	openSignIn(t, env, link)
 	resp, body := libraryRequest(t, env, "GET", link, "", "", nil)
 	require.Equal(t, http.StatusGone, resp.StatusCode)
