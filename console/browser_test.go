@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,7 +43,10 @@ func TestBrowser(t *testing.T) {
 
 	env := testkit.New(t, testkit.WithWorkers())
 	// npx from the installed node_modules only: nothing is fetched here.
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "node_modules", "@playwright", "test", "cli.js"), "test")
+	// E2E_SPECS narrows the run to some specs while working on them
+	// (E2E_SPECS=library.spec.ts); unset, every spec runs.
+	args := append([]string{filepath.Join(dir, "node_modules", "@playwright", "test", "cli.js"), "test"}, strings.Fields(os.Getenv("E2E_SPECS"))...)
+	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "COMMERCE_BASE_URL="+env.URL, "CHROMIUM="+chromium,
 		"CI=1", "FORCE_COLOR=0")

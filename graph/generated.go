@@ -445,47 +445,48 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		ActivateLicense         func(childComplexity int, input model.ActivateLicenseInput) int
-		AddDeliverable          func(childComplexity int, listingID string, input model.DeliverableInput) int
-		ChangePlan              func(childComplexity int, input model.ChangePlanInput) int
-		CompleteBootstrap       func(childComplexity int, input model.BootstrapStoreInput) int
-		ConnectProcessor        func(childComplexity int) int
-		CreateAPIKey            func(childComplexity int, input model.CreateAPIKeyInput) int
-		CreateCheckout          func(childComplexity int, input model.CreateCheckoutInput) int
-		CreateDiscount          func(childComplexity int, input model.CreateDiscountInput) int
-		CreateListing           func(childComplexity int, input model.CreateListingInput) int
-		CreateWebhook           func(childComplexity int, input model.CreateWebhookInput) int
-		DeactivateLicense       func(childComplexity int, input model.DeactivateLicenseInput) int
-		DeleteAPIKey            func(childComplexity int, id string) int
-		DeleteAccount           func(childComplexity int) int
-		DeleteDiscount          func(childComplexity int, id string) int
-		DeleteLicenseActivation func(childComplexity int, licenseKeyID string, activationID string) int
-		DeleteListing           func(childComplexity int, id string) int
-		DeleteWebhook           func(childComplexity int, id string) int
-		DisconnectProcessor     func(childComplexity int) int
-		FulfillOrder            func(childComplexity int, id string, input *model.FulfillInput) int
-		PublishListing          func(childComplexity int, id string) int
-		RedeliverOrder          func(childComplexity int, id string) int
-		RefundOrder             func(childComplexity int, id string) int
-		RemoveAllDeliverables   func(childComplexity int, listingID string) int
-		RemoveDeliverable       func(childComplexity int, listingID string, deliverableID string) int
-		ResetOrderAccess        func(childComplexity int, id string, extendDays *int) int
-		RetryWebhookEvent       func(childComplexity int, webhookID string, eventID string) int
-		SelfRevokeAPIKey        func(childComplexity int) int
-		SetDeliverables         func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
-		SignIn                  func(childComplexity int, input model.SignInInput) int
-		SignOut                 func(childComplexity int) int
-		StartBootstrap          func(childComplexity int, input model.BootstrapInput) int
-		TestWebhook             func(childComplexity int, id string) int
-		UpdateAccount           func(childComplexity int, input model.UpdateAccountInput) int
-		UpdateDiscount          func(childComplexity int, id string, input model.UpdateDiscountInput) int
-		UpdateLicenseKey        func(childComplexity int, id string, input model.UpdateLicenseKeyInput) int
-		UpdateListing           func(childComplexity int, id string, input model.UpdateListingInput) int
-		UpdateStore             func(childComplexity int, input model.UpdateStoreInput) int
-		UpdateWebhook           func(childComplexity int, id string, input model.UpdateWebhookInput) int
-		UploadFile              func(childComplexity int, file graphql.Upload, purpose model.FilePurpose) int
-		ValidateLicense         func(childComplexity int, input model.ValidateLicenseInput) int
-		VerifyBootstrap         func(childComplexity int, input model.BootstrapVerifyInput) int
+		ActivateLicense          func(childComplexity int, input model.ActivateLicenseInput) int
+		AddDeliverable           func(childComplexity int, listingID string, input model.DeliverableInput) int
+		ChangePlan               func(childComplexity int, input model.ChangePlanInput) int
+		CompleteBootstrap        func(childComplexity int, input model.BootstrapStoreInput) int
+		ConnectProcessor         func(childComplexity int) int
+		CreateAPIKey             func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateCheckout           func(childComplexity int, input model.CreateCheckoutInput) int
+		CreateCustomerPortalLink func(childComplexity int, customerID string) int
+		CreateDiscount           func(childComplexity int, input model.CreateDiscountInput) int
+		CreateListing            func(childComplexity int, input model.CreateListingInput) int
+		CreateWebhook            func(childComplexity int, input model.CreateWebhookInput) int
+		DeactivateLicense        func(childComplexity int, input model.DeactivateLicenseInput) int
+		DeleteAPIKey             func(childComplexity int, id string) int
+		DeleteAccount            func(childComplexity int) int
+		DeleteDiscount           func(childComplexity int, id string) int
+		DeleteLicenseActivation  func(childComplexity int, licenseKeyID string, activationID string) int
+		DeleteListing            func(childComplexity int, id string) int
+		DeleteWebhook            func(childComplexity int, id string) int
+		DisconnectProcessor      func(childComplexity int) int
+		FulfillOrder             func(childComplexity int, id string, input *model.FulfillInput) int
+		PublishListing           func(childComplexity int, id string) int
+		RedeliverOrder           func(childComplexity int, id string) int
+		RefundOrder              func(childComplexity int, id string) int
+		RemoveAllDeliverables    func(childComplexity int, listingID string) int
+		RemoveDeliverable        func(childComplexity int, listingID string, deliverableID string) int
+		ResetOrderAccess         func(childComplexity int, id string, extendDays *int) int
+		RetryWebhookEvent        func(childComplexity int, webhookID string, eventID string) int
+		SelfRevokeAPIKey         func(childComplexity int) int
+		SetDeliverables          func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
+		SignIn                   func(childComplexity int, input model.SignInInput) int
+		SignOut                  func(childComplexity int) int
+		StartBootstrap           func(childComplexity int, input model.BootstrapInput) int
+		TestWebhook              func(childComplexity int, id string) int
+		UpdateAccount            func(childComplexity int, input model.UpdateAccountInput) int
+		UpdateDiscount           func(childComplexity int, id string, input model.UpdateDiscountInput) int
+		UpdateLicenseKey         func(childComplexity int, id string, input model.UpdateLicenseKeyInput) int
+		UpdateListing            func(childComplexity int, id string, input model.UpdateListingInput) int
+		UpdateStore              func(childComplexity int, input model.UpdateStoreInput) int
+		UpdateWebhook            func(childComplexity int, id string, input model.UpdateWebhookInput) int
+		UploadFile               func(childComplexity int, file graphql.Upload, purpose model.FilePurpose) int
+		ValidateLicense          func(childComplexity int, input model.ValidateLicenseInput) int
+		VerifyBootstrap          func(childComplexity int, input model.BootstrapVerifyInput) int
 	}
 
 	Order struct {
@@ -581,6 +582,12 @@ type ComplexityRoot struct {
 		Object    func(childComplexity int) int
 		Plan      func(childComplexity int) int
 		Status    func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
+	PortalLink struct {
+		ExpiresAt func(childComplexity int) int
+		Object    func(childComplexity int) int
 		URL       func(childComplexity int) int
 	}
 
@@ -786,6 +793,7 @@ type MutationResolver interface {
 	CreateDiscount(ctx context.Context, input model.CreateDiscountInput) (*model.Discount, error)
 	UpdateDiscount(ctx context.Context, id string, input model.UpdateDiscountInput) (*model.Discount, error)
 	DeleteDiscount(ctx context.Context, id string) (*bool, error)
+	CreateCustomerPortalLink(ctx context.Context, customerID string) (*model.PortalLink, error)
 	UpdateLicenseKey(ctx context.Context, id string, input model.UpdateLicenseKeyInput) (*model.LicenseKey, error)
 	DeleteLicenseActivation(ctx context.Context, licenseKeyID string, activationID string) (*bool, error)
 	ActivateLicense(ctx context.Context, input model.ActivateLicenseInput) (*model.LicenseValidation, error)
@@ -2624,6 +2632,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCheckout(childComplexity, args["input"].(model.CreateCheckoutInput)), true
+	case "Mutation.createCustomerPortalLink":
+		if e.ComplexityRoot.Mutation.CreateCustomerPortalLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomerPortalLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomerPortalLink(childComplexity, args["customerId"].(string)), true
 	case "Mutation.createDiscount":
 		if e.ComplexityRoot.Mutation.CreateDiscount == nil {
 			break
@@ -3384,6 +3403,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PlanChange.URL(childComplexity), true
+
+	case "PortalLink.expiresAt":
+		if e.ComplexityRoot.PortalLink.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortalLink.ExpiresAt(childComplexity), true
+	case "PortalLink.object":
+		if e.ComplexityRoot.PortalLink.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortalLink.Object(childComplexity), true
+	case "PortalLink.url":
+		if e.ComplexityRoot.PortalLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PortalLink.URL(childComplexity), true
 
 	case "ProcessorDisconnection.accountId":
 		if e.ComplexityRoot.ProcessorDisconnection.AccountID == nil {
@@ -4161,7 +4199,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4181,6 +4219,7 @@ var sources = []*ast.Source{
 	{Name: "schema/console.graphqls", Input: sourceData("schema/console.graphqls"), BuiltIn: false},
 	{Name: "schema/discounts.graphqls", Input: sourceData("schema/discounts.graphqls"), BuiltIn: false},
 	{Name: "schema/enums.graphqls", Input: sourceData("schema/enums.graphqls"), BuiltIn: false},
+	{Name: "schema/library.graphqls", Input: sourceData("schema/library.graphqls"), BuiltIn: false},
 	{Name: "schema/license_keys.graphqls", Input: sourceData("schema/license_keys.graphqls"), BuiltIn: false},
 	{Name: "schema/licenses.graphqls", Input: sourceData("schema/licenses.graphqls"), BuiltIn: false},
 	{Name: "schema/licenses_public.graphqls", Input: sourceData("schema/licenses_public.graphqls"), BuiltIn: false},
@@ -5189,6 +5228,18 @@ func (ec *executionContext) childFields_PlanChange(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type PlanChange", field.Name)
 }
 
+func (ec *executionContext) childFields_PortalLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_PortalLink_object(ctx, field)
+	case "url":
+		return ec.fieldContext_PortalLink_url(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_PortalLink_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PortalLink", field.Name)
+}
+
 func (ec *executionContext) childFields_ProcessorDisconnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -6028,6 +6079,20 @@ func (ec *executionContext) field_Mutation_createCheckout_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCustomerPortalLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "customerId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customerId"] = arg0
 	return args, nil
 }
 
@@ -14302,6 +14367,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteDiscount(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCustomerPortalLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomerPortalLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomerPortalLink(ctx, fc.Args["customerId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PortalLink) graphql.Marshaler {
+			return ec.marshalOPortalLink2ᚖcommerceᚋgraphᚋmodelᚐPortalLink(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomerPortalLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PortalLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomerPortalLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateLicenseKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16894,6 +17003,75 @@ func (ec *executionContext) _PlanChange_expiresAt(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PlanChange_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PlanChange", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PortalLink_object(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortalLink_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortalLink_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortalLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PortalLink_url(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortalLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortalLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortalLink", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PortalLink_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PortalLink_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PortalLink_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PortalLink", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _ProcessorDisconnection_object(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
@@ -25462,6 +25640,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createCustomerPortalLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomerPortalLink(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "updateLicenseKey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateLicenseKey(ctx, field)
@@ -26406,6 +26591,54 @@ func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSe
 		case "expiresAt":
 			out.Values[i] = ec._PlanChange_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var portalLinkImplementors = []string{"PortalLink"}
+
+func (ec *executionContext) _PortalLink(ctx context.Context, sel ast.SelectionSet, obj *model.PortalLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, portalLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PortalLink")
+		case "object":
+			out.Values[i] = ec._PortalLink_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PortalLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._PortalLink_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -31230,6 +31463,13 @@ func (ec *executionContext) marshalOPlanChange2ᚖcommerceᚋgraphᚋmodelᚐPla
 		return graphql.Null
 	}
 	return ec._PlanChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPortalLink2ᚖcommerceᚋgraphᚋmodelᚐPortalLink(ctx context.Context, sel ast.SelectionSet, v *model.PortalLink) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PortalLink(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOProcessorDisconnection2ᚖcommerceᚋgraphᚋmodelᚐProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, v *model.ProcessorDisconnection) graphql.Marshaler {

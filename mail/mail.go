@@ -60,6 +60,7 @@ const (
 	TemplatePasscode         = "passcode"
 	TemplateDownloadLink     = "download_link"
 	TemplateSellerOrderAlert = "seller_order_alert"
+	TemplateLibrarySignIn    = "library_sign_in"
 )
 
 // maxAttempts is how often the dispatcher tries to deliver a message.

@@ -29,7 +29,7 @@ type mailTemplate struct {
 var templates = func() map[string]mailTemplate {
 	ts := map[string]mailTemplate{}
 	for _, name := range []string{TemplatePasscode, TemplateDownloadLink, TemplateSellerOrderAlert,
-		TemplateWebhookWarning, TemplateWebhookDisabled, TemplateWebhookRecovered} {
+		TemplateWebhookWarning, TemplateWebhookDisabled, TemplateWebhookRecovered, TemplateLibrarySignIn} {
 		ts[name] = mailTemplate{
 			text: texttemplate.Must(texttemplate.ParseFS(templateFiles, "templates/"+name+".txt")),
 			html: htmltemplate.Must(htmltemplate.ParseFS(templateFiles, "templates/layout.html", "templates/partials/*.html", "templates/"+name+".html")),
@@ -85,6 +85,8 @@ type DownloadData struct {
 	// LicenseKeys are the order's license keys (CONTRACT §20; none for a
 	// listing without a license).
 	LicenseKeys []LicenseKey
+	// LibraryURL is the buyer's library, {base_url}/library (CONTRACT §21).
+	LibraryURL string
 }
 
 // LicenseKey is a license key as the download email shows it.
@@ -109,6 +111,31 @@ func DownloadLink(to string, d DownloadData) (Message, error) {
 		return Message{}, errors.New("mail: download link without a URL")
 	}
 	return render(TemplateDownloadLink, to, d)
+}
+
+// LibrarySignInData fills the buyer's library sign-in email (CONTRACT §21).
+type LibrarySignInData struct {
+	// SignInURL is the single-use link, {base_url}/library/auth/{token}.
+	SignInURL string
+	// LibraryURL is where a new link is asked for, {base_url}/library.
+	LibraryURL string
+	// StoreName names the store when the buyer asked from its library
+	// page; "" when the link spans stores ("your purchases").
+	StoreName string
+	// ValidFor is how long the link works.
+	ValidFor time.Duration
+}
+
+// LibrarySignIn is the email with a single-use link that signs a buyer in
+// to their library.
+func LibrarySignIn(to string, d LibrarySignInData) (Message, error) {
+	if d.SignInURL == "" {
+		return Message{}, errors.New("mail: library sign-in without a URL")
+	}
+	return render(TemplateLibrarySignIn, to, struct {
+		LibrarySignInData
+		ValidFor string
+	}{d, humanDuration(d.ValidFor)})
 }
 
 // OrderAlertData fills the seller's new-order email.

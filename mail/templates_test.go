@@ -63,3 +63,46 @@ func TestTemplatesEscapeHTML(t *testing.T) {
 	require.Contains(t, a.Text, "Amount:  $1,234.56")
 	require.Contains(t, a.Text, `Buyer:   "<i>x</i>"@example.com`)
 }
+
+// The library sign-in email (CONTRACT §21) in both parts: the single-use
+// link, how long it works, where to ask again; "your purchases" across
+// stores, the store's name when asked from its page; user strings escaped
+// in the HTML.
+func TestLibrarySignInTemplate(t *testing.T) {
+	t.Parallel()
+	d := mail.LibrarySignInData{SignInURL: "https://shop.example/library/auth/tok_abc", LibraryURL: "https://shop.example/library",
+		ValidFor: 15 * time.Minute}
+	m, err := mail.LibrarySignIn("ada@example.com", d)
+	require.NoError(t, err)
+	require.Equal(t, mail.TemplateLibrarySignIn, m.Template)
+	require.Equal(t, "ada@example.com", m.To)
+	require.Equal(t, "Sign in to your purchases", m.Subject)
+	for _, part := range []string{m.Text, m.HTML} {
+		require.Contains(t, part, "https://shop.example/library/auth/tok_abc")
+		require.Contains(t, part, "works once, for 15 minutes")
+		require.Contains(t, part, "https://shop.example/library")
+		require.Contains(t, part, "your purchases")
+	}
+	require.Contains(t, m.HTML, `<a href="https://shop.example/library/auth/tok_abc" style="display:inline-block;`)
+	require.NotContains(t, m.Text, "<")
+
+	d.StoreName = `Moss & <b>Fern</b>`
+	s, err := mail.LibrarySignIn("ada@example.com", d)
+	require.NoError(t, err)
+	require.Equal(t, "Sign in to your purchases from Moss & <b>Fern</b>", s.Subject)
+	require.Contains(t, s.Text, "your purchases from Moss & <b>Fern</b>:")
+	require.Contains(t, s.HTML, "your purchases from <strong>Moss &amp; &lt;b&gt;Fern&lt;/b&gt;</strong>")
+
+	_, err = mail.LibrarySignIn("ada@example.com", mail.LibrarySignInData{})
+	require.Error(t, err)
+}
+
+// Every download email links the buyer's library, in both parts.
+func TestDownloadLinkLinksLibrary(t *testing.T) {
+	t.Parallel()
+	m, err := mail.DownloadLink("ada@example.com", mail.DownloadData{ListingTitle: "Moss guide", StoreName: "Moss",
+		DownloadURL: "https://shop.example/d/tok", LibraryURL: "https://shop.example/library"})
+	require.NoError(t, err)
+	require.Contains(t, m.Text, "All your purchases, from every store, in one place: https://shop.example/library\n")
+	require.Contains(t, m.HTML, `<a href="https://shop.example/library" style="color:#1f6feb;">your library</a>`)
+}

@@ -312,6 +312,15 @@ var generatedTools = []toolSpec{
 		Document:    "mutation deleteDiscount($id: ID!) { deleteDiscount(id: $id) }",
 	},
 	{
+		Name:        "create_customer_portal_link",
+		Field:       "createCustomerPortalLink",
+		Mutation:    true,
+		Description: "Makes a single-use sign-in link (24 hours) to the buyer's library for one of your customers: its session shows only your store's orders. Send it to the customer; opening it signs them in.",
+		Args:        []string{"customerId"},
+		InputSchema: "{\"additionalProperties\":false,\"properties\":{\"customerId\":{\"description\":\"The customer id (cus_…).\",\"type\":\"string\"}},\"required\":[\"customerId\"],\"type\":\"object\"}",
+		Document:    "mutation createCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { object url expiresAt } }",
+	},
+	{
 		Name:        "update_license_key",
 		Field:       "updateLicenseKey",
 		Mutation:    true,

@@ -45,6 +45,13 @@ var funcs = template.FuncMap{
 		return d
 	},
 	"ratings": func() []int { return []int{5, 4, 3, 2, 1} },
+	// initial is a title's first letter, for a purchase without a cover.
+	"initial": func(s string) string {
+		for _, r := range s {
+			return strings.ToUpper(string(r))
+		}
+		return "?"
+	},
 	"stars": func(n int) string {
 		n = min(max(n, 0), 5)
 		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)

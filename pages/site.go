@@ -35,7 +35,7 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/p/{slug}/thank-you", s.thankYou)
 	r.Get("/d/{token}", s.download)
 	r.Post("/d/{token}/review", s.review)
-	r.Get("/library", s.library)
+	s.libraryRoutes(r)
 	r.Post("/d/{token}/licenses/{license_key_id}/deactivate", s.deactivateDevice)
 	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
 	r.Get("/files/*", s.file)

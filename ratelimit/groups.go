@@ -24,25 +24,27 @@ func per(n int, window time.Duration) []Rule { return []Rule{{Limit: n, Window: 
 // Groups is the table of CONTRACT §4 that routes join by name. The subject a
 // caller passes decides the scope (an API key, a client IP, an order).
 var Groups = map[string]Group{
-	"listings":             {Name: "listings", Rules: perMinute(120)},
-	"orders":               {Name: "orders", Rules: perMinute(120)},
-	"order_redelivery":     {Name: "order_redelivery", Rules: perHour(10)},      // per order
-	"order_redelivery_key": {Name: "order_redelivery_key", Rules: perHour(100)}, // per API key
-	"events":               {Name: "events", Rules: perMinute(120)},
-	"account_update":       {Name: "account_update", Rules: perMinute(10)},
-	"processor_connect":    {Name: "processor_connect", Rules: perMinute(5)},
-	"files":                {Name: "files", Rules: perMinute(60)},
-	"webhooks":             {Name: "webhooks", Rules: perMinute(60)},
-	"discounts":            {Name: "discounts", Rules: perMinute(60)},
-	"license_keys":         {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
-	"bootstrap_email":      {Name: "bootstrap_email", Rules: perHour(5)},             // per email
-	"bootstrap_ip":         {Name: "bootstrap_ip", Rules: perHour(20)},               // per client IP
-	"free_orders":          {Name: "free_orders", Rules: perHour(5)},                 // per email and listing (CONTRACT §19)
-	"discount_tries":       {Name: "discount_tries", Rules: per(10, 10*time.Minute)}, // a buyer's code tries per IP (CONTRACT §19)
-	"public":               {Name: "public", Rules: perMinute(300)},                  // plans, ping: per IP
-	"licenses":             {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
-	"license_key":          {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
-	"default":              {Name: "default", Rules: perMinute(120)},
+	"listings":              {Name: "listings", Rules: perMinute(120)},
+	"orders":                {Name: "orders", Rules: perMinute(120)},
+	"order_redelivery":      {Name: "order_redelivery", Rules: perHour(10)},      // per order
+	"order_redelivery_key":  {Name: "order_redelivery_key", Rules: perHour(100)}, // per API key
+	"events":                {Name: "events", Rules: perMinute(120)},
+	"account_update":        {Name: "account_update", Rules: perMinute(10)},
+	"processor_connect":     {Name: "processor_connect", Rules: perMinute(5)},
+	"files":                 {Name: "files", Rules: perMinute(60)},
+	"webhooks":              {Name: "webhooks", Rules: perMinute(60)},
+	"discounts":             {Name: "discounts", Rules: perMinute(60)},
+	"license_keys":          {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
+	"bootstrap_email":       {Name: "bootstrap_email", Rules: perHour(5)},             // per email
+	"bootstrap_ip":          {Name: "bootstrap_ip", Rules: perHour(20)},               // per client IP
+	"library_sign_in_email": {Name: "library_sign_in_email", Rules: perHour(5)},       // library sign-in mails per email (CONTRACT §21)
+	"library_sign_in_ip":    {Name: "library_sign_in_ip", Rules: perHour(20)},         // library sign-in requests per client IP (CONTRACT §21)
+	"free_orders":           {Name: "free_orders", Rules: perHour(5)},                 // per email and listing (CONTRACT §19)
+	"discount_tries":        {Name: "discount_tries", Rules: per(10, 10*time.Minute)}, // a buyer's code tries per IP (CONTRACT §19)
+	"public":                {Name: "public", Rules: perMinute(300)},                  // plans, ping: per IP
+	"licenses":              {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
+	"license_key":           {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
+	"default":               {Name: "default", Rules: perMinute(120)},
 }
 
 // Lookup returns a group of the table.

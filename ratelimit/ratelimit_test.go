@@ -302,12 +302,14 @@ func TestTableHasContractGroups(t *testing.T) {
 		"order_redelivery_key": {100, time.Hour}, "events": {120, time.Minute}, "account_update": {10, time.Minute},
 		"processor_connect": {5, time.Minute}, "files": {60, time.Minute}, "webhooks": {60, time.Minute}, "discounts": {60, time.Minute},
 		"bootstrap_email": {5, time.Hour}, "bootstrap_ip": {20, time.Hour}, "public": {300, time.Minute},
-		"free_orders":    {5, time.Hour},         // CONTRACT §19: per email and listing
-		"discount_tries": {10, 10 * time.Minute}, // CONTRACT §19: a buyer's code tries per IP
-		"licenses":       {60, time.Minute},      // CONTRACT §20: the public license routes per IP
-		"license_key":    {20, time.Minute},      // CONTRACT §20: the public license routes per key
-		"license_keys":   {120, time.Minute},     // CONTRACT §20: the seller's license-key API
-		"default":        {120, time.Minute},
+		"free_orders":           {5, time.Hour},         // CONTRACT §19: per email and listing
+		"discount_tries":        {10, 10 * time.Minute}, // CONTRACT §19: a buyer's code tries per IP
+		"licenses":              {60, time.Minute},      // CONTRACT §20: the public license routes per IP
+		"license_key":           {20, time.Minute},      // CONTRACT §20: the public license routes per key
+		"license_keys":          {120, time.Minute},     // CONTRACT §20: the seller's license-key API
+		"library_sign_in_email": {5, time.Hour},         // CONTRACT §21: sign-in mails per email
+		"library_sign_in_ip":    {20, time.Hour},        // CONTRACT §21: sign-in requests per client IP
+		"default":               {120, time.Minute},
 	}
 	require.Len(t, ratelimit.Groups, len(want))
 	for name, rule := range want {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"commerce/db"
 	"commerce/problem"
 )
@@ -90,9 +92,23 @@ func buyerDate(t time.Time) string { return t.UTC().Format("Jan 2, 2006") }
 // downloadLicenseKeys reads the license keys of order orderID, opened from
 // their seals, with their devices, for the download page of token.
 func (r *Resolver) downloadLicenseKeys(ctx context.Context, token, orderID string) ([]DownloadLicenseKey, error) {
+	keys, err := r.orderLicenseKeys(ctx, []string{orderID}, func(keyID string) string {
+		return "/d/" + token + "/licenses/" + keyID + "/deactivate"
+	})
+	return keys[orderID], err
+}
+
+// orderLicenseKeys reads the license keys of the orders orderIDs (by order
+// id, oldest key first), opened from their seals, with their devices, in
+// two queries whatever the number of orders; deactivateURL is where a
+// key's Deactivate buttons post (the download page's, or the library's).
+func (r *Resolver) orderLicenseKeys(ctx context.Context, orderIDs []string, deactivateURL func(keyID string) string) (map[string][]DownloadLicenseKey, error) {
+	if len(orderIDs) == 0 {
+		return nil, nil
+	}
 	var rows []*db.LicenseKey
-	if err := r.DB.NewSelect().Model(&rows).Where("order_id = ?", orderID).Order("id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("read the order's license keys: %w", err)
+	if err := r.DB.NewSelect().Model(&rows).Where("order_id IN (?)", bun.List(orderIDs)).Order("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the orders' license keys: %w", err)
 	}
 	if len(rows) == 0 {
 		return nil, nil
@@ -106,14 +122,14 @@ func (r *Resolver) downloadLicenseKeys(ctx context.Context, token, orderID strin
 		return nil, err
 	}
 	now := r.Now()
-	out := make([]DownloadLicenseKey, 0, len(rows))
+	out := make(map[string][]DownloadLicenseKey, len(orderIDs))
 	for _, k := range rows {
 		key, err := r.Secrets.Open(k.KeySealed)
 		if err != nil {
 			return nil, fmt.Errorf("open license key %s: %w", k.ID, err)
 		}
 		d := DownloadLicenseKey{ID: k.ID, Key: key, Status: string(licenseKeyStatus(k, now)), ExpiresAt: utc(k.ExpiresAt),
-			ActivationLimit: k.ActivationLimit, DeactivateURL: "/d/" + token + "/licenses/" + k.ID + "/deactivate"}
+			ActivationLimit: k.ActivationLimit, DeactivateURL: deactivateURL(k.ID)}
 		for _, a := range acts[k.ID] {
 			label := strings.TrimSpace(deref(a.Label, ""))
 			if label == "" {
@@ -122,7 +138,7 @@ func (r *Resolver) downloadLicenseKeys(ctx context.Context, token, orderID strin
 			d.Activations = append(d.Activations, DownloadActivation{ID: a.ID, Label: label, Fingerprint: a.Fingerprint,
 				Since: buyerDate(a.CreatedAt), LastSeen: buyerDate(a.LastSeenAt)})
 		}
-		out = append(out, d)
+		out[k.OrderID] = append(out[k.OrderID], d)
 	}
 	return out, nil
 }

@@ -332,7 +332,7 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 		}
 	}
 	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
-		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o), LicenseKeys: mailKeys})
+		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o), LicenseKeys: mailKeys, LibraryURL: r.BaseURL + "/library"})
 	if err != nil {
 		return err
 	}
@@ -346,15 +346,21 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	return r.recordEvents(ctx, tx, append(earlier, fulfilled)...)
 }
 
-// grantAccess creates the order's access grant and returns its token (only
-// its hash is kept).
+// grantAccess creates the order's access grant and returns its token: it
+// is found by its hash, and kept sealed for the buyer's library, which
+// links the download page (CONTRACT §21).
 func (r *Resolver) grantAccess(ctx context.Context, tx db.Tx, o *db.Order) (string, error) {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	token := base64.RawURLEncoding.EncodeToString(b[:])
 	h := sha256.Sum256([]byte(token))
-	if _, err := tx.River.Exec(ctx, `INSERT INTO access_grants (order_id, token_hash) VALUES ($1, $2)
-		ON CONFLICT (order_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, revoked_at = NULL`, o.ID, h[:]); err != nil {
+	sealed, err := r.Secrets.Seal(token)
+	if err != nil {
+		return "", fmt.Errorf("seal the access grant: %w", err)
+	}
+	if _, err := tx.River.Exec(ctx, `INSERT INTO access_grants (order_id, token_hash, token_sealed) VALUES ($1, $2, $3)
+		ON CONFLICT (order_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, token_sealed = EXCLUDED.token_sealed, revoked_at = NULL`,
+		o.ID, h[:], sealed); err != nil {
 		return "", fmt.Errorf("grant access: %w", err)
 	}
 	return token, nil

@@ -75,6 +75,7 @@ var routesWithoutJSONBody = map[string]string{
 	"POST /v1/api-keys/self-revoke":                    "no body",
 	"POST /v1/account/processor/connect":               "no body",
 	"POST /v1/orders/{id}/redeliver":                   "no body",
+	"POST /v1/customers/{id}/portal-link":              "no body",
 	"POST /v1/orders/{id}/refund":                      "no body",
 	"POST /v1/orders/{id}/access/reset":                "an optional body of one integer, extend_days: no string to refuse (TestResetOrderAccess)",
 	"POST /v1/webhooks/{id}/test":                      "no body",

@@ -37,7 +37,7 @@ func TestLicenseDownloadPageDeactivates(t *testing.T) {
 	require.Equal(t, http.StatusConflict, full.Status)
 	manage := env.Get(strings.TrimPrefix(full.JSON(t)["manage_url"].(string), env.URL), "")
 	require.Equal(t, http.StatusOK, manage.Status)
-	require.Contains(t, string(manage.Body), "<strong>Deactivate</strong>")
+	require.Contains(t, string(manage.Body), `action="/library/sign-in"`, "the buyer's library (CONTRACT §21)")
 
 	link := mailLinkTo(t, env, buyer)
 	page := string(env.Get(link, "").Body)

@@ -119,6 +119,17 @@ func (a *API) listCustomers(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// createCustomerPortalLink makes a customer's single-use library sign-in
+// link, scoped to the caller's store (CONTRACT §21).
+func (a *API) createCustomerPortalLink(w http.ResponseWriter, r *http.Request) error {
+	out, err := a.Resolver.CreateCustomerPortalLink(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 func (a *API) getCustomer(w http.ResponseWriter, r *http.Request) error {
 	out, err := a.Resolver.Customer(r.Context(), chi.URLParam(r, "id"))
 	if err != nil {

@@ -99,6 +99,8 @@ var Routes = []Route{
 	{Method: "PUT", Path: "/v1/store", Handler: (*API).updateStore, Group: "default", GraphQL: "Mutation.updateStore"},
 	{Method: "GET", Path: "/v1/customers", Handler: (*API).listCustomers, Group: "default", GraphQL: "Account.customers"},
 	{Method: "GET", Path: "/v1/customers/{id}", Handler: (*API).getCustomer, Group: "default", GraphQL: "Query.customer"},
+	{Method: "POST", Path: "/v1/customers/{id}/portal-link", Handler: (*API).createCustomerPortalLink, Group: "default", GraphQL: "Mutation.createCustomerPortalLink",
+		Note: "the customers' group (default, 120 / min per key): a link is cheap to make and useless to anyone but the customer's inbox"},
 
 	{Method: "POST", Path: "/v1/files", Handler: (*API).uploadFile, Group: "files", GraphQL: "Mutation.uploadFile"},
 	{Method: "POST", Path: "/v1/orders/{id}/redeliver", Handler: (*API).redeliverOrder, GraphQL: "Mutation.redeliverOrder",

@@ -161,6 +161,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.GraceWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookAlertsWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.LibrarySignInWorker{R: res}) },
 	}})
 	if err != nil {
 		return fail(err)

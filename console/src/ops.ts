@@ -246,6 +246,10 @@ export const RedeliverOrder = graphql(`
   mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }
 `);
 
+export const CreateCustomerPortalLink = graphql(`
+  mutation CreateCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { url expiresAt } }
+`);
+
 export const CustomersQuery = graphql(`
   query Customers($first: Int, $after: String, $email: String) {
     viewer {

@@ -41,6 +41,7 @@ type Documents = {
     "\n  mutation FulfillOrder($id: ID!, $input: FulfillInput) {\n    fulfillOrder(id: $id, input: $input) { ...OrderFields }\n  }\n": typeof types.FulfillOrderDocument,
     "\n  mutation RefundOrder($id: ID!) { refundOrder(id: $id) { ...OrderFields } }\n": typeof types.RefundOrderDocument,
     "\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n": typeof types.RedeliverOrderDocument,
+    "\n  mutation CreateCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { url expiresAt } }\n": typeof types.CreateCustomerPortalLinkDocument,
     "\n  query Customers($first: Int, $after: String, $email: String) {\n    viewer {\n      id\n      customers(first: $first, after: $after, email: $email) {\n        edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": typeof types.CustomersDocument,
     "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": typeof types.WebhooksDocument,
     "\n  mutation CreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) { id url name events status secret }\n  }\n": typeof types.CreateWebhookDocument,
@@ -103,6 +104,7 @@ const documents: Documents = {
     "\n  mutation FulfillOrder($id: ID!, $input: FulfillInput) {\n    fulfillOrder(id: $id, input: $input) { ...OrderFields }\n  }\n": types.FulfillOrderDocument,
     "\n  mutation RefundOrder($id: ID!) { refundOrder(id: $id) { ...OrderFields } }\n": types.RefundOrderDocument,
     "\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n": types.RedeliverOrderDocument,
+    "\n  mutation CreateCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { url expiresAt } }\n": types.CreateCustomerPortalLinkDocument,
     "\n  query Customers($first: Int, $after: String, $email: String) {\n    viewer {\n      id\n      customers(first: $first, after: $after, email: $email) {\n        edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": types.CustomersDocument,
     "\n  query Webhooks {\n    viewer {\n      id\n      webhooks(first: 20) {\n        edges {\n          node {\n            id\n            url\n            name\n            events\n            status\n            disabledReason\n            consecutiveFailures\n            createdAt\n            deliveries(first: 10) {\n              edges {\n                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n": types.WebhooksDocument,
     "\n  mutation CreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) { id url name events status secret }\n  }\n": types.CreateWebhookDocument,
@@ -260,6 +262,10 @@ export function graphql(source: "\n  mutation RefundOrder($id: ID!) { refundOrde
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n"): (typeof documents)["\n  mutation RedeliverOrder($id: ID!) { redeliverOrder(id: $id) { orderId events endpoints } }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { url expiresAt } }\n"): (typeof documents)["\n  mutation CreateCustomerPortalLink($customerId: ID!) { createCustomerPortalLink(customerId: $customerId) { url expiresAt } }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from 'urql';
-import { CustomersQuery } from '../ops';
-import { problemsOf } from '../problems';
+import { useMutation, useQuery } from 'urql';
+import { CreateCustomerPortalLink, CustomersQuery } from '../ops';
+import { problemsOf, type Problem } from '../problems';
 import { Link, navigate, useLocation } from '../router';
 import { Empty, Field, FormErrors, Loading, Page, Pager, Time, formatMoney, useCursor } from '../ui';
 
@@ -16,6 +16,27 @@ export function Customers() {
   });
   const problems = problemsOf(error);
   const conn = data?.viewer?.customers;
+  const [, createLink] = useMutation(CreateCustomerPortalLink);
+  const [portal, setPortal] = useState<{ email: string; url: string; expiresAt: string; copied: boolean } | null>(null);
+  const [linkProblems, setLinkProblems] = useState<Problem[]>([]);
+  async function portalLink(id: string, customerEmail: string) {
+    setLinkProblems([]);
+    const r = await createLink({ customerId: id });
+    const link = r.data?.createCustomerPortalLink;
+    if (r.error || !link) {
+      setPortal(null);
+      setLinkProblems(problemsOf(r.error));
+      return;
+    }
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(link.url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    setPortal({ email: customerEmail, url: link.url, expiresAt: link.expiresAt, copied });
+  }
   function apply(e: FormEvent) {
     e.preventDefault();
     navigate(form.trim() ? `/customers?email=${encodeURIComponent(form.trim())}` : '/customers', true);
@@ -42,6 +63,7 @@ export function Customers() {
                 <th scope="col">Spent</th>
                 <th scope="col">First order</th>
                 <th scope="col">Last order</th>
+                <th scope="col"><span className="sr-only">Portal link</span></th>
               </tr>
             </thead>
             <tbody>
@@ -52,11 +74,29 @@ export function Customers() {
                   <td>{formatMoney(c.totalSpent, c.currency)}</td>
                   <td><Time value={c.firstOrderAt} /></td>
                   <td><Time value={c.lastOrderAt} /></td>
+                  <td>
+                    <button type="button" className="secondary small nowrap" onClick={() => portalLink(c.id, c.email)} aria-label={`Copy portal link for ${c.email}`}>
+                      Copy portal link
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      <FormErrors problems={linkProblems} />
+      {portal && (
+        <section className="portal-link" aria-labelledby="portal-link">
+          <h2 id="portal-link">Portal link for {portal.email}</h2>
+          <p className="share-url">
+            <code data-testid="portal-url">{portal.url}</code>
+          </p>
+          <p role="status" className={portal.copied ? 'copied' : undefined}>
+            {portal.copied ? 'Link copied to the clipboard. ' : 'Select the link above and copy it. '}
+            Send it to {portal.email}: it signs them in once to their purchases from your store, until <Time value={portal.expiresAt} />.
+          </p>
+        </section>
       )}
       {conn && <Pager page={cursor.page} hasNext={conn.pageInfo.hasNextPage} onNext={() => cursor.next(conn.pageInfo.endCursor)} onPrev={cursor.prev} />}
     </Page>
