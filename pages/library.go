@@ -196,10 +196,24 @@ func minutes(seconds int) string {
 func (s *Site) libraryAuth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if r.Method == http.MethodHead {
-		// A HEAD (a link preview) answers the headers and uses nothing up.
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		// A HEAD (a link preview, a mail scanner) answers as the GET would
+		// (303, 404 or 410) and uses nothing up.
+		err := s.Resolver.PeekLibrarySignIn(r.Context(), chi.URLParam(r, "token"))
+		var refused *resolvers.SignInRefused
 		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusOK)
+		switch {
+		case errors.As(err, &refused) && refused.Reason == "invalid":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+		case errors.As(err, &refused):
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusGone)
+		case err != nil:
+			s.fail(w, r, err)
+		default:
+			w.Header().Set("Location", "/library")
+			w.WriteHeader(http.StatusSeeOther)
+		}
 		return
 	}
 	signed, err := s.Resolver.OpenLibrarySignIn(r.Context(), chi.URLParam(r, "token"))

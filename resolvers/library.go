@@ -236,6 +236,32 @@ func (r *Resolver) OpenLibrarySignIn(ctx context.Context, token string) (*BuyerS
 	return out, nil
 }
 
+// PeekLibrarySignIn says what opening a sign-in link would do, without
+// using it up (a HEAD: a mail scanner's or a link preview's): nil for a
+// link that would sign in, else the SignInRefused opening it would give.
+func (r *Resolver) PeekLibrarySignIn(ctx context.Context, token string) error {
+	if !wellFormedSessionToken(token) {
+		return &SignInRefused{Reason: "invalid"}
+	}
+	h := sha256.Sum256([]byte(token))
+	var email string
+	var expires time.Time
+	var used *time.Time
+	err := r.DB.Pool.QueryRow(ctx, `SELECT email, expires_at, used_at FROM buyer_sign_ins WHERE token_hash = $1`, h[:]).
+		Scan(&email, &expires, &used)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return &SignInRefused{Reason: "invalid"}
+	case err != nil:
+		return fmt.Errorf("read sign-in link: %w", err)
+	case used != nil:
+		return &SignInRefused{Reason: "used", Email: email}
+	case !r.stillValid(expires):
+		return &SignInRefused{Reason: "expired", Email: email}
+	}
+	return nil
+}
+
 // BuyerSession is a signed-in buyer: whose orders (Email, lowercase) and,
 // for a portal link's session, the one store it shows.
 type BuyerSession struct {

@@ -315,9 +315,11 @@ func TestLibrarySignInLinkUsedOrExpired(t *testing.T) {
 	runSignInJobs(t, env, ada)
 	link := signInMails(t, env, ada)[0]
 	head, _ := libraryRequest(t, env, "HEAD", link, "", "", nil)
-	require.Equal(t, http.StatusOK, head.StatusCode)
+	require.Equal(t, http.StatusSeeOther, head.StatusCode, "a HEAD answers as the GET would")
 	require.Empty(t, head.Cookies(), "a HEAD (a link preview) does not sign in")
 	openSignIn(t, env, link)
+	head, _ = libraryRequest(t, env, "HEAD", link, "", "", nil)
+	require.Equal(t, http.StatusGone, head.StatusCode, "a used link's HEAD answers as its GET")
 	resp, body := libraryRequest(t, env, "GET", link, "", "", nil)
 	require.Equal(t, http.StatusGone, resp.StatusCode)
 	require.Empty(t, resp.Cookies())
