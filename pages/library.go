@@ -147,13 +147,7 @@ func (s *Site) showLibrary(w http.ResponseWriter, r *http.Request, slug string) 
 // orders, and at most 5 an hour); the form again for a malformed one
 // (422); 429 past 20 requests an hour from the client's address.
 func (s *Site) librarySignIn(w http.ResponseWriter, r *http.Request) {
-	if !s.sameOrigin(r) {
-		s.fail(w, r, problem.New(problem.PermissionDenied, "Sign-in requests are accepted from this site's library page only."))
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+	if !s.readForm(w, r, 4<<10, "Sign-in requests are accepted from this site's library page only.") {
 		return
 	}
 	email, store := r.PostForm.Get("email"), r.PostForm.Get("store")
@@ -262,13 +256,7 @@ func (s *Site) librarySignOut(w http.ResponseWriter, r *http.Request) {
 // goes back to the page (303, with a word that it worked). Signed out: to
 // the form. A key of an order the session does not own: 404.
 func (s *Site) libraryDeactivate(w http.ResponseWriter, r *http.Request) {
-	if !s.sameOrigin(r) {
-		s.fail(w, r, problem.New(problem.PermissionDenied, "Devices are deactivated from this site's library page only."))
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+	if !s.readForm(w, r, 4<<10, "Devices are deactivated from this site's library page only.") {
 		return
 	}
 	sess, _, err := s.buyerSession(r)

@@ -114,14 +114,24 @@ func (s *Site) sameOrigin(r *http.Request) bool {
 	return true // neither header: not a browser's cross-site post
 }
 
-func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
+// readForm reads a page's form post: refused with refusal (403) when it
+// comes from another site, and 400 when the form, at most limit bytes,
+// cannot be read. It reports whether the handler may go on.
+func (s *Site) readForm(w http.ResponseWriter, r *http.Request, limit int64, refusal string) bool {
 	if !s.sameOrigin(r) {
-		s.fail(w, r, problem.New(problem.PermissionDenied, "Checkout forms are accepted from the product page only."))
-		return
+		s.fail(w, r, problem.New(problem.PermissionDenied, refusal))
+		return false
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if err := r.ParseForm(); err != nil {
 		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+		return false
+	}
+	return true
+}
+
+func (s *Site) checkout(w http.ResponseWriter, r *http.Request) {
+	if !s.readForm(w, r, 64<<10, "Checkout forms are accepted from the product page only.") {
 		return
 	}
 	slug := chi.URLParam(r, "slug")
@@ -232,13 +242,7 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 // buyer back to the page (303); a refused one re-renders it with its
 // errors (422), nothing stored.
 func (s *Site) review(w http.ResponseWriter, r *http.Request) {
-	if !s.sameOrigin(r) {
-		s.fail(w, r, problem.New(problem.PermissionDenied, "Reviews are accepted from the download page only."))
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+	if !s.readForm(w, r, 64<<10, "Reviews are accepted from the download page only.") {
 		return
 	}
 	token := chi.URLParam(r, "token")
@@ -353,13 +357,7 @@ func (s *Site) sandboxDispute(w http.ResponseWriter, r *http.Request) {
 // (303, with a word that it worked); refused from another site (403), for
 // a device that is not the key's (404), on a revoked link (410).
 func (s *Site) deactivateDevice(w http.ResponseWriter, r *http.Request) {
-	if !s.sameOrigin(r) {
-		s.fail(w, r, problem.New(problem.PermissionDenied, "Devices are deactivated from the download page only."))
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, problem.New(problem.InvalidRequest, "The form could not be read."))
+	if !s.readForm(w, r, 4<<10, "Devices are deactivated from the download page only.") {
 		return
 	}
 	token, keyID := chi.URLParam(r, "token"), chi.URLParam(r, "license_key_id")
