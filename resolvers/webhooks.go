@@ -352,16 +352,26 @@ func (r *Resolver) DeleteWebhook(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
-		e, err := r.loadEndpoint(ctx, tx, p.AccountID, id, true)
+		e, err := r.loadEndpoint(ctx, tx, p.AccountID, id, false)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.NewUpdate().Model(e).WherePK().Set("deleted_at = now(), status = 'disabled', updated_at = now()").Exec(ctx); err != nil {
+		// The deliveries first, then the endpoint: the order in which the
+		// dispatcher's outcome statement (recordOutcomesQuery) locks them,
+		// so the two never wait on each other in a circle (a deadlock).
+		if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL
+			WHERE endpoint_id = ? AND status = 'pending'`, e.ID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL
-			WHERE endpoint_id = ? AND status = 'pending'`, e.ID)
-		return err
+		res, err := tx.NewUpdate().Model(e).WherePK().Where("deleted_at IS NULL").
+			Set("deleted_at = now(), status = 'disabled', updated_at = now()").Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return problem.NotFoundf("No webhook endpoint %q on this account.", id) // deleted meanwhile
+		}
+		return nil
 	})
 	return err == nil, err
 }
