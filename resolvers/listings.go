@@ -519,6 +519,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
 		Readiness: listingReadiness(l, f), License: licenseSettingsOf(l), Access: listingAccessOf(l),
+		Billing: listingBillingOf(l), Interval: (*model.MembershipInterval)(l.BillingInterval), TrialDays: l.TrialDays,
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}
 	if m.Deliverables == nil {

@@ -823,7 +823,8 @@ func toOrderModel(o *db.Order) *model.Order {
 		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: (*model.DisputeStatus)(o.DisputeStatus),
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
 		FulfilledAt: utc(o.FulfilledAt), FulfillmentNote: o.FulfillmentNote, CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
-		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o)}
+		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o),
+		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
 	if m.CheckoutData == nil {
 		m.CheckoutData = map[string]any{}
 	}

@@ -57,6 +57,12 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	if f.BuyerEmail != nil {
 		q = q.Where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
 	}
+	if f.MembershipID != nil {
+		if !db.ValidID("mem", *f.MembershipID) {
+			return nil, false, nil, problem.Validation("membership", "membership must be a membership id (mem_…)")
+		}
+		q = q.Where("membership_id = ?", *f.MembershipID)
+	}
 	if f.CreatedAfter != nil {
 		q = q.Where("created_at > ?", *f.CreatedAfter)
 	}

@@ -149,7 +149,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
-		WebhookAlertAfter: cfg.WebhookAlertAfter,
+		WebhookAlertAfter: cfg.WebhookAlertAfter, MembershipRetrySchedule: cfg.MembershipRetrySchedule,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry),
 		resolvers.WebhookAlertsPeriodicJob(cfg.WebhookAlertAfter)}, AddWorkers: []func(*river.Workers){

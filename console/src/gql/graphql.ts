@@ -178,6 +178,8 @@ export type CreateDiscountInput = {
 export type CreateListingInput = {
   /** Access limits: downloads per deliverable and days after payment (default none). */
   access?: ListingAccessInput | null | undefined;
+  /** ONE_TIME (the default) or MEMBERSHIP (then interval is required; PAY_WHAT_YOU_WANT pricing is refused, param pricing). */
+  billing?: ListingBilling | null | undefined;
   /** At most 10 checkout fields. */
   checkoutSchema?: Array<CheckoutFieldInput> | null | undefined;
   /** A COVER-purpose file token. */
@@ -190,6 +192,8 @@ export type CreateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content (default WEBHOOK). */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** MEMBERSHIP only: MONTH or YEAR. */
+  interval?: MembershipInterval | null | undefined;
   /** A license: each order gets a license key when it is fulfilled, and the listing is MANAGED even without deliverables (default none). */
   license?: LicenseSettingsInput | null | undefined;
   /** PAY_WHAT_YOU_WANT only: the most a buyer may name, in the smallest currency unit, at least price and suggestedPrice, at most 99,999,999 (the default). */
@@ -206,6 +210,8 @@ export type CreateListingInput = {
   suggestedPrice?: number | null | undefined;
   /** 1 to 200 characters. */
   title: string;
+  /** MEMBERSHIP only: a free trial of 0 to 90 days (default 0). */
+  trialDays?: number | null | undefined;
   /** At most 100 characters. */
   utmCampaign?: string | null | undefined;
   /** At most 100 characters. */
@@ -280,6 +286,18 @@ export type EventType =
   | 'LICENSE_KEY_ACTIVATED'
   /** license_key.deactivated: a device was freed from a license key (data: the license key, with the removed activation as data.activation). Only to endpoints that list it. */
   | 'LICENSE_KEY_DEACTIVATED'
+  /** membership.canceled: a membership was canceled (data: the membership). */
+  | 'MEMBERSHIP_CANCELED'
+  /** membership.created: a membership's first order was paid (data: the membership). */
+  | 'MEMBERSHIP_CREATED'
+  /** membership.ended: a membership ended and its access closed (data: the membership). */
+  | 'MEMBERSHIP_ENDED'
+  /** membership.payment_failed: a renewal attempt failed (data: the membership, with attempt and next_attempt_at). */
+  | 'MEMBERSHIP_PAYMENT_FAILED'
+  /** membership.renewed: a renewal was paid and the period moved on (order: the renewal order; data: the membership). */
+  | 'MEMBERSHIP_RENEWED'
+  /** membership.resumed: a cancel was undone (data: the membership). */
+  | 'MEMBERSHIP_RESUMED'
   /** order.canceled: the checkout was canceled or expired. */
   | 'ORDER_CANCELED'
   /** order.disputed: a dispute was opened or changed. */
@@ -353,6 +371,13 @@ export type ListingAccessInput = {
   downloadLimit?: number | null | undefined;
 };
 
+/** How a listing is billed (CONTRACT §26). */
+export type ListingBilling =
+  /** A membership: the price is charged every interval, and access lasts while the membership does. */
+  | 'MEMBERSHIP'
+  /** Bought once (the default). */
+  | 'ONE_TIME';
+
 /** How a listing is priced. */
 export type ListingPricing =
   /** The listing's price is what a buyer pays. */
@@ -368,6 +393,13 @@ export type ListingStatus =
   | 'PAUSED'
   /** On sale at its product page. */
   | 'PUBLISHED';
+
+/** How often a membership is billed. */
+export type MembershipInterval =
+  /** Every month, on the day it began (or the month's last day). */
+  | 'MONTH'
+  /** Every year. */
+  | 'YEAR';
 
 /** Where an order's content comes from. */
 export type OrderContentType =
@@ -524,6 +556,8 @@ export type UpdateLicenseKeyInput = {
 export type UpdateListingInput = {
   /** Replaces the access limits (an omitted member is null); null removes them. */
   access?: ListingAccessInput | null | undefined;
+  /** ONE_TIME or MEMBERSHIP; changing to ONE_TIME removes interval and trialDays. */
+  billing?: ListingBilling | null | undefined;
   /** Replaces the checkout fields; null removes them. */
   checkoutSchema?: Array<CheckoutFieldInput> | null | undefined;
   /** A COVER-purpose file token; null removes the cover. */
@@ -534,6 +568,8 @@ export type UpdateListingInput = {
   description?: string | null | undefined;
   /** How an external listing's orders get their content. */
   externalDelivery?: ExternalDelivery | null | undefined;
+  /** MEMBERSHIP only: MONTH or YEAR. */
+  interval?: MembershipInterval | null | undefined;
   /** Replaces the license (its omitted members take their defaults); null removes it. */
   license?: LicenseSettingsInput | null | undefined;
   /** PAY_WHAT_YOU_WANT only: the most a buyer may name, at least price and suggestedPrice, at most 99,999,999; null restores that default. */
@@ -552,6 +588,8 @@ export type UpdateListingInput = {
   suggestedPrice?: number | null | undefined;
   /** 1 to 200 characters. */
   title?: string | null | undefined;
+  /** MEMBERSHIP only: a free trial of 0 to 90 days. */
+  trialDays?: number | null | undefined;
   /** At most 100 characters. */
   utmCampaign?: string | null | undefined;
   /** At most 100 characters. */
@@ -775,6 +813,7 @@ export type DiscountExistsQuery = { node:
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null };
 
 export type FulfillOrderMutationVariables = Exact<{
@@ -926,6 +965,7 @@ export type ListingTitlesQuery = { nodes: Array<
     | { id: string }
     | { id: string }
     | { id: string }
+    | { id: string }
    | null> | null };
 
 export type ListingChoicesQueryVariables = Exact<{
@@ -1035,6 +1075,7 @@ export type LicenseKeyContextQuery = { nodes: Array<
     | { id: string }
     | { id: string }
     | { title: string, id: string }
+    | { id: string }
     | { buyerEmail: string, id: string }
     | { id: string }
     | { id: string }
