@@ -62,6 +62,7 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
 		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
+		MembershipStats func(childComplexity int) int
 		Memberships     func(childComplexity int, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) int
 		NotifyOrders    func(childComplexity int) int
 		NotifyWebhooks  func(childComplexity int) int
@@ -485,6 +486,12 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	MembershipStats struct {
+		ActiveMemberships func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Mrr               func(childComplexity int) int
+	}
+
 	Mutation struct {
 		ActivateLicense          func(childComplexity int, input model.ActivateLicenseInput) int
 		AddDeliverable           func(childComplexity int, listingID string, input model.DeliverableInput) int
@@ -806,6 +813,7 @@ type AccountResolver interface {
 	Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error)
 	LicenseKeys(ctx context.Context, obj *model.Account, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) (*model.LicenseKeyConnection, error)
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
+	MembershipStats(ctx context.Context, obj *model.Account) (*model.MembershipStats, error)
 	Memberships(ctx context.Context, obj *model.Account, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) (*model.MembershipConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
@@ -1046,6 +1054,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ListingStatus)), true
+	case "Account.membershipStats":
+		if e.ComplexityRoot.Account.MembershipStats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.MembershipStats(childComplexity), true
 	case "Account.memberships":
 		if e.ComplexityRoot.Account.Memberships == nil {
 			break
@@ -2815,6 +2829,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MembershipEdge.Node(childComplexity), true
+
+	case "MembershipStats.activeMemberships":
+		if e.ComplexityRoot.MembershipStats.ActiveMemberships == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.ActiveMemberships(childComplexity), true
+	case "MembershipStats.currency":
+		if e.ComplexityRoot.MembershipStats.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.Currency(childComplexity), true
+	case "MembershipStats.mrr":
+		if e.ComplexityRoot.MembershipStats.Mrr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.Mrr(childComplexity), true
 
 	case "Mutation.activateLicense":
 		if e.ComplexityRoot.Mutation.ActivateLicense == nil {
@@ -4590,6 +4623,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_licenseKeys(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
+	case "membershipStats":
+		return ec.fieldContext_Account_membershipStats(ctx, field)
 	case "memberships":
 		return ec.fieldContext_Account_memberships(ctx, field)
 	case "orders":
@@ -5422,6 +5457,18 @@ func (ec *executionContext) childFields_MembershipEdge(ctx context.Context, fiel
 		return ec.fieldContext_MembershipEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MembershipEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MembershipStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mrr":
+		return ec.fieldContext_MembershipStats_mrr(ctx, field)
+	case "activeMemberships":
+		return ec.fieldContext_MembershipStats_activeMemberships(ctx, field)
+	case "currency":
+		return ec.fieldContext_MembershipStats_currency(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MembershipStats", field.Name)
 }
 
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7984,6 +8031,38 @@ func (ec *executionContext) fieldContext_Account_listings(ctx context.Context, f
 	if fc.Args, err = ec.field_Account_listings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_membershipStats(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_membershipStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Account().MembershipStats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MembershipStats) graphql.Marshaler {
+			return ec.marshalNMembershipStats2ᚖcommerceᚋgraphᚋmodelᚐMembershipStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_membershipStats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MembershipStats(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -14936,6 +15015,75 @@ func (ec *executionContext) fieldContext_MembershipEdge_node(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _MembershipStats_mrr(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_mrr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mrr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_mrr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MembershipStats_activeMemberships(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_activeMemberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActiveMemberships, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_activeMemberships(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MembershipStats_currency(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -24130,6 +24278,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "membershipStats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_membershipStats(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "memberships":
 			field := field
 
@@ -27427,6 +27613,54 @@ func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.Selecti
 		case "node":
 			out.Values[i] = ec._MembershipEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var membershipStatsImplementors = []string{"MembershipStats"}
+
+func (ec *executionContext) _MembershipStats(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, membershipStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MembershipStats")
+		case "mrr":
+			out.Values[i] = ec._MembershipStats_mrr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activeMemberships":
+			out.Values[i] = ec._MembershipStats_activeMemberships(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._MembershipStats_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -31881,6 +32115,16 @@ var (
 		model.MembershipIntervalYear:  "YEAR",
 	}
 )
+
+func (ec *executionContext) marshalNMembershipStats2ᚖcommerceᚋgraphᚋmodelᚐMembershipStats(ctx context.Context, sel ast.SelectionSet, v *model.MembershipStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MembershipStats(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus(ctx context.Context, v any) (model.MembershipStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)

@@ -222,3 +222,32 @@ func (x orderResolver) Membership(ctx context.Context, obj *model.Order) (*model
 	}
 	return x.Resolver.Membership(ctx, *obj.MembershipID)
 }
+
+// MembershipStats is the caller's recurring revenue now: the memberships
+// active or past due (trials excluded), counted, and their monthly value
+// (membership.MRR: yearly ones divided by 12). Errors:
+// authentication_error.
+func (r *Resolver) MembershipStats(ctx context.Context) (*model.MembershipStats, error) {
+	p, err := caller(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var monthly, yearly int64
+	var active int
+	var cur *string
+	if err := r.DB.Pool.QueryRow(ctx, `SELECT
+			coalesce(sum(amount) FILTER (WHERE interval = 'month'), 0)::bigint,
+			coalesce(sum(amount) FILTER (WHERE interval = 'year'), 0)::bigint,
+			count(*)::int,
+			(SELECT currency FROM accounts WHERE id = $1)
+		FROM memberships WHERE account_id = $1 AND status IN ('active', 'past_due')`, p.AccountID).
+		Scan(&monthly, &yearly, &active, &cur); err != nil {
+		return nil, fmt.Errorf("membership stats: %w", err)
+	}
+	return &model.MembershipStats{Mrr: membership.MRR(monthly, yearly), ActiveMemberships: active, Currency: cur}, nil
+}
+
+// MembershipStats is viewer.membershipStats.
+func (x accountResolver) MembershipStats(ctx context.Context, obj *model.Account) (*model.MembershipStats, error) {
+	return x.Resolver.MembershipStats(ctx)
+}

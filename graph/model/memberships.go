@@ -60,3 +60,11 @@ type MembershipFilter struct {
 	CustomerID *string
 	BuyerEmail *string
 }
+
+// MembershipStats are an account's recurring revenue now (CONTRACT §26:
+// analytics' mrr and active_memberships).
+type MembershipStats struct {
+	Mrr               int64   `json:"mrr"`
+	ActiveMemberships int     `json:"active_memberships"`
+	Currency          *string `json:"currency"`
+}
