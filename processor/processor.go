@@ -138,6 +138,12 @@ type MembershipTerms struct {
 	FeePercent string
 	// MembershipID is the membership the checkout creates (mem_…).
 	MembershipID string
+	// FirstPeriodDiscount is a discount code's amount off the first paid
+	// period (CONTRACT §26: discount codes take the first paid period
+	// only); 0 for none. Without a trial the first period is Amount, so
+	// it is PeriodAmount − Amount; with a trial Amount is 0 and this is
+	// what comes off the period after the trial.
+	FirstPeriodDiscount int64
 }
 
 // CheckoutSession is where the buyer pays.
@@ -156,6 +162,10 @@ type RefundRequest struct {
 	Amount             int64
 	// APIKey is the test key the order's checkout used ("" for live).
 	APIKey string
+	// MembershipID is the membership of the order (one of its periods),
+	// "" for a one-time order. Stripe charges a membership's periods on
+	// the connected account, not the platform, and refunds them there.
+	MembershipID string
 }
 
 // AccountStatus is the state of a connected account as the processor reports it.
@@ -191,6 +201,12 @@ type Event struct {
 	// mode): it may change only that account's test-mode orders. Events
 	// without it never change a test-mode order.
 	TestAccountID string
+	// ConnectedAccountID is the seller's connected account (acct_…) an
+	// event happened on, for the events the processor reports from there
+	// (Stripe: a membership's checkout, invoices, subscription and the
+	// refunds and disputes of its charges); "" for the platform's own. Such
+	// an event is about that seller's orders and memberships only.
+	ConnectedAccountID string
 }
 
 // Subscription states as the service names them (account subscription.status).
