@@ -812,3 +812,81 @@ func TestParseWebhookMembershipsMalformed(t *testing.T) {
 		})
 	}
 }
+
+// stripeMockObject is the fixture stripe-mock serves at path: an object
+// in the full shape of the API version it bundles, every field present.
+func stripeMockObject(t *testing.T, path string) map[string]any {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, testkit.StripeMock(t)+path, nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+testkit.StripeMockKey)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var obj map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&obj))
+	return obj
+}
+
+// The membership events decode Stripe's full objects, not only the
+// fixtures above: stripe-mock's invoice, subscription and checkout session,
+// with the service's metadata, normalize as expected.
+func TestParseWebhookMembershipsFullObjects(t *testing.T) {
+	t.Parallel()
+	p, _ := newProcessor(t)
+	parse := func(typ string, obj map[string]any) processor.Event {
+		t.Helper()
+		payload := event(typ, stripego.APIVersion, obj)
+		ev, err := p.ParseWebhook(payload, signed(payload, secret, time.Now()))
+		require.NoError(t, err)
+		return ev
+	}
+
+	s := stripeMockObject(t, "/v1/checkout/sessions/cs_1")
+	s["mode"], s["payment_status"], s["metadata"] = "subscription", "paid", membershipMeta
+	s["subscription"], s["customer"], s["payment_intent"] = "sub_M", "cus_M", nil
+	ev := parse("checkout.session.completed", s)
+	require.Equal(t, processor.PaymentSucceeded, ev.Type)
+	require.Equal(t, "ord_first", ev.Payment.OrderID)
+	require.Equal(t, "sub_M", ev.Payment.SubscriptionID)
+	require.Equal(t, "cus_M", ev.Payment.CustomerID)
+
+	in := stripeMockObject(t, "/v1/invoices/in_1")
+	in["billing_reason"], in["subscription"], in["payment_intent"] = "subscription_cycle", "sub_M", "pi_3R"
+	in["subscription_details"] = map[string]any{"metadata": membershipMeta}
+	lines := in["lines"].(map[string]any)
+	line := lines["data"].([]any)[0].(map[string]any)
+	line["type"], line["metadata"] = "subscription", membershipMeta
+	line["period"] = map[string]any{"start": periodStart.Unix(), "end": periodEnd.Unix()}
+	ev = parse("invoice.payment_failed", in)
+	require.Equal(t, processor.MembershipRenewalFailed, ev.Type)
+	require.Equal(t, "mem_1", ev.Membership.MembershipID)
+	require.Equal(t, "sub_M", ev.Membership.SubscriptionID)
+	require.Equal(t, "pi_3R", ev.Membership.PaymentIntentID)
+	require.Equal(t, periodEnd, *ev.Membership.PeriodEnd)
+	require.NotNil(t, ev.Membership.NextAttemptAt)
+	in["status"], in["next_payment_attempt"] = "paid", nil
+	ev = parse("invoice.paid", in)
+	require.Equal(t, processor.MembershipRenewalPaid, ev.Type)
+	require.Nil(t, ev.Membership.NextAttemptAt)
+
+	sub := stripeMockObject(t, "/v1/subscriptions/sub_1")
+	sub["metadata"], sub["cancel_at_period_end"] = membershipMeta, true
+	ev = parse("customer.subscription.updated", sub)
+	require.Equal(t, processor.MembershipChanged, ev.Type)
+	require.Equal(t, "mem_1", ev.Membership.MembershipID)
+	require.Equal(t, sub["id"], ev.Membership.SubscriptionID)
+	require.True(t, ev.Membership.CancelAtPeriodEnd)
+	require.NotNil(t, ev.Membership.PeriodEnd)
+
+	// The same full objects without the service's metadata are the
+	// seller's own.
+	for typ, obj := range map[string]map[string]any{
+		"checkout.session.completed":    with(s, "metadata", map[string]any{}),
+		"invoice.paid":                  with(with(in, "subscription_details", map[string]any{"metadata": map[string]any{}}), "lines", map[string]any{"object": "list", "data": []any{}}),
+		"customer.subscription.updated": with(sub, "metadata", map[string]any{}),
+	} {
+		require.Equal(t, processor.Ignored, parse(typ, obj).Type, typ)
+	}
+}
