@@ -133,17 +133,16 @@ type MembershipTerms struct {
 	TrialDays int
 	// PeriodAmount is what each period after the first costs.
 	PeriodAmount int64
+	// FirstPaidAmount is what the first paid period costs: Amount without
+	// a trial, the first renewal's with one. Below PeriodAmount when a
+	// discount code takes it (CONTRACT §26: a code takes the first paid
+	// period only).
+	FirstPaidAmount int64
 	// FeePercent is the platform's fee rate in percent ("5", "15"), for
 	// processors that bill renewals themselves.
 	FeePercent string
 	// MembershipID is the membership the checkout creates (mem_…).
 	MembershipID string
-	// FirstPeriodDiscount is a discount code's amount off the first paid
-	// period (CONTRACT §26: discount codes take the first paid period
-	// only); 0 for none. Without a trial the first period is Amount, so
-	// it is PeriodAmount − Amount; with a trial Amount is 0 and this is
-	// what comes off the period after the trial.
-	FirstPeriodDiscount int64
 }
 
 // CheckoutSession is where the buyer pays.

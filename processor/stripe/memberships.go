@@ -140,17 +140,18 @@ func checkMembershipCheckout(req processor.CheckoutRequest) (discount int64, fee
 		return 0, 0, fmt.Errorf("the amount %d is charged during a trial", req.Amount)
 	case req.PlatformFee < 0 || req.PlatformFee > max(req.Amount, 0):
 		return 0, 0, fmt.Errorf("the platform fee %d is not between 0 and the amount %d", req.PlatformFee, req.Amount)
-	case m.FirstPeriodDiscount < 0 || m.FirstPeriodDiscount > m.PeriodAmount:
-		return 0, 0, fmt.Errorf("the first period's discount %d is not between 0 and the period's amount %d", m.FirstPeriodDiscount, m.PeriodAmount)
+	case m.FirstPaidAmount < 0 || m.FirstPaidAmount > m.PeriodAmount:
+		return 0, 0, fmt.Errorf("the first paid period's amount %d is not between 0 and the period's %d", m.FirstPaidAmount, m.PeriodAmount)
+	case m.TrialDays == 0 && m.FirstPaidAmount != 0 && m.FirstPaidAmount != req.Amount:
+		return 0, 0, fmt.Errorf("the first paid period's amount %d is not the amount %d charged now", m.FirstPaidAmount, req.Amount)
 	}
-	discount = m.FirstPeriodDiscount
-	if m.TrialDays == 0 {
-		// The first period is charged now: what it lacks of the period's
-		// price is its discount.
-		if discount != 0 && discount != m.PeriodAmount-req.Amount {
-			return 0, 0, fmt.Errorf("the first period's discount %d is not the period's %d less the amount %d", discount, m.PeriodAmount, req.Amount)
-		}
-		discount = m.PeriodAmount - req.Amount
+	// What the first paid period lacks of the period's price is its
+	// discount: without a trial that period is charged now (Amount; a
+	// FirstPaidAmount left 0 says nothing more), with one it is the
+	// period after the trial.
+	discount = m.PeriodAmount - req.Amount
+	if m.TrialDays > 0 {
+		discount = m.PeriodAmount - m.FirstPaidAmount
 	}
 	if req.APIKey == "" {
 		if fee, err = feePercent(m.FeePercent); err != nil {

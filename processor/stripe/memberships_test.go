@@ -114,7 +114,7 @@ func TestCreateMembershipCheckoutTrial(t *testing.T) {
 	t.Parallel()
 	p, rec := newProcessor(t)
 	req := membershipRequest("ord_" + testkit.Unique())
-	req.Amount, req.PlatformFee, req.Membership.TrialDays = 0, 0, 14
+	req.Amount, req.PlatformFee, req.Membership.TrialDays, req.Membership.FirstPaidAmount = 0, 0, 14, 900
 	_, err := p.CreateCheckout(context.Background(), req)
 	require.NoError(t, err)
 	reqs := rec.all()
@@ -133,21 +133,21 @@ func TestCreateMembershipCheckoutTrial(t *testing.T) {
 func TestCreateMembershipCheckoutDiscount(t *testing.T) {
 	t.Parallel()
 	for name, tc := range map[string]struct {
-		amount, discount int64
-		trial            int
-		wantOff          string
+		amount, firstPaid int64
+		trial             int
+		wantOff           string
 	}{
-		"no trial":                     {amount: 675, wantOff: "225"},
-		"no trial, discount given too": {amount: 675, discount: 225, wantOff: "225"},
-		"with a trial":                 {amount: 0, discount: 300, trial: 7, wantOff: "300"},
-		"the whole first period":       {amount: 0, discount: 900, trial: 7, wantOff: "900"},
+		"no trial":                   {amount: 675, wantOff: "225"},
+		"no trial, first paid given": {amount: 675, firstPaid: 675, wantOff: "225"},
+		"with a trial":               {amount: 0, firstPaid: 600, trial: 7, wantOff: "300"},
+		"the whole first period":     {amount: 0, firstPaid: 0, trial: 7, wantOff: "900"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			p, rec := newProcessor(t)
 			orderID := "ord_" + testkit.Unique()
 			req := membershipRequest(orderID)
-			req.Amount, req.Membership.FirstPeriodDiscount, req.Membership.TrialDays = tc.amount, tc.discount, tc.trial
+			req.Amount, req.Membership.FirstPaidAmount, req.Membership.TrialDays = tc.amount, tc.firstPaid, tc.trial
 			req.PlatformFee = tc.amount * 15 / 100
 			_, err := p.CreateCheckout(context.Background(), req)
 			require.NoError(t, err)
@@ -214,13 +214,15 @@ func TestCreateMembershipCheckoutInvalid(t *testing.T) {
 		"negative amount":          func(r *processor.CheckoutRequest) { r.Amount = -1 },
 		"charged during a trial":   func(r *processor.CheckoutRequest) { r.Membership.TrialDays = 7 },
 		"negative trial":           func(r *processor.CheckoutRequest) { r.Membership.TrialDays = -1 },
-		"trial too long":           func(r *processor.CheckoutRequest) { r.Amount, r.Membership.TrialDays = 0, 91 },
-		"discount disagrees":       func(r *processor.CheckoutRequest) { r.Amount, r.Membership.FirstPeriodDiscount = 675, 200 },
-		"discount above the price": func(r *processor.CheckoutRequest) {
-			r.Amount, r.Membership.TrialDays, r.Membership.FirstPeriodDiscount = 0, 7, 901
+		"trial too long": func(r *processor.CheckoutRequest) {
+			r.Amount, r.PlatformFee, r.Membership.TrialDays, r.Membership.FirstPaidAmount = 0, 0, 91, 900
 		},
-		"negative discount": func(r *processor.CheckoutRequest) {
-			r.Amount, r.Membership.TrialDays, r.Membership.FirstPeriodDiscount = 0, 7, -1
+		"first paid disagrees": func(r *processor.CheckoutRequest) { r.Amount, r.Membership.FirstPaidAmount = 675, 700 },
+		"first paid above the price": func(r *processor.CheckoutRequest) {
+			r.Amount, r.PlatformFee, r.Membership.TrialDays, r.Membership.FirstPaidAmount = 0, 0, 7, 901
+		},
+		"first paid negative": func(r *processor.CheckoutRequest) {
+			r.Amount, r.PlatformFee, r.Membership.TrialDays, r.Membership.FirstPaidAmount = 0, 0, 7, -1
 		},
 		"no fee percent":             func(r *processor.CheckoutRequest) { r.Membership.FeePercent = "" },
 		"fee percent not a number":   func(r *processor.CheckoutRequest) { r.Membership.FeePercent = "15%" },
@@ -237,10 +239,17 @@ func TestCreateMembershipCheckoutInvalid(t *testing.T) {
 	}
 	require.Empty(t, rec.all(), "nothing is sent for a request Stripe would refuse")
 
-	// In test mode the fee percent is not needed: no fee is taken.
+	// The trial cases above are refused for their own reason: the same
+	// request with a valid trial goes through.
 	req := membershipRequest("ord_" + testkit.Unique())
-	req.APIKey, req.Membership.FeePercent = "sk_test_seller", ""
+	req.Amount, req.PlatformFee, req.Membership.TrialDays, req.Membership.FirstPaidAmount = 0, 0, 90, 900
 	_, err := p.CreateCheckout(context.Background(), req)
+	require.NoError(t, err)
+
+	// In test mode the fee percent is not needed: no fee is taken.
+	req = membershipRequest("ord_" + testkit.Unique())
+	req.APIKey, req.Membership.FeePercent = "sk_test_seller", ""
+	_, err = p.CreateCheckout(context.Background(), req)
 	require.NoError(t, err)
 }
 
