@@ -49,7 +49,7 @@ export function Home() {
                   <div>
                     <dt>Monthly recurring revenue</dt>
                     <dd data-testid="mrr">{formatMoney(v.membershipStats.mrr, v.membershipStats.currency ?? v.currency)}</dd>
-                    <dd className="stat-note">Yearly memberships count a twelfth; trials count once they pay.</dd>
+                    <dd className="stat-note">Yearly ones count a twelfth; trials once they pay.</dd>
                   </div>
                   <div>
                     <dt>Active memberships</dt>

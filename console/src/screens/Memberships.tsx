@@ -78,9 +78,9 @@ export function MembershipTable({ rows, buyer = true, label }: { rows: Row[]; bu
                 <Link to={`/memberships/${m.id}`}>{m.listing?.title ?? 'A deleted listing'}</Link>
               )}
             </td>
-            <td role="cell" data-label="Status"><MembershipStatusBadge status={m.status} /></td>
+            <td role="cell" data-label="Status"><span><MembershipStatusBadge status={m.status} /></span></td>
             <td role="cell" data-label="Amount" className="nowrap">{perInterval(m.amount, m.currency, m.interval)}</td>
-            <td role="cell" data-label="Next"><NextStep m={m} /></td>
+            <td role="cell" data-label="Next"><span><NextStep m={m} /></span></td>
             <td role="cell" data-label="Created"><Time value={m.createdAt} /></td>
           </tr>
         ))}
@@ -223,7 +223,7 @@ export function MembershipScreen({ id }: { id: string }) {
             <thead role="rowgroup">
               <tr role="row">
                 <th scope="col" role="columnheader">Order</th>
-                <th scope="col" role="columnheader">Why</th>
+                <th scope="col" role="columnheader">Billing</th>
                 <th scope="col" role="columnheader">Amount</th>
                 <th scope="col" role="columnheader">Status</th>
                 <th scope="col" role="columnheader">Paid</th>
@@ -235,12 +235,14 @@ export function MembershipScreen({ id }: { id: string }) {
                   <td role="cell" data-label="Order" className="lead">
                     <Link to={`/orders/${o.id}`}><Time value={o.createdAt} /></Link>
                   </td>
-                  <td role="cell" data-label="Why">{o.billingReason ? billingReasonOf(o.billingReason, o.amount) : '—'}</td>
+                  <td role="cell" data-label="Billing">{o.billingReason ? billingReasonOf(o.billingReason, o.amount) : '—'}</td>
                   <td role="cell" data-label="Amount">
-                    {formatMoney(o.amount, o.currency)}
-                    {o.discount && <small className="muted block">with <code>{o.discount.code}</code></small>}
+                    <span>
+                      {formatMoney(o.amount, o.currency)}
+                      {o.discount && <small className="muted block">with <code>{o.discount.code}</code></small>}
+                    </span>
                   </td>
-                  <td role="cell" data-label="Status"><Badge value={o.status} /></td>
+                  <td role="cell" data-label="Status"><span><Badge value={o.status} /></span></td>
                   <td role="cell" data-label="Paid">{o.paidAt ? <Time value={o.paidAt} /> : <span className="muted">Not paid</span>}</td>
                 </tr>
               ))}
@@ -324,9 +326,7 @@ function MembershipFacts({ m, onChanged }: { m: MembershipFieldsFragment; onChan
       'cancel',
       () => cancel({ id: m.id, atPeriodEnd: !now }),
       (after) =>
-        after?.status === 'ENDED'
-          ? 'Ended: the buyer’s access is closed and nothing more is charged.'
-          : `Canceled: it ends on ${endsText}; the buyer keeps access until then.`,
+        after?.status === 'ENDED' ? 'Membership ended: nothing more is charged.' : 'Membership canceled: it will not renew.',
     );
   }
 
@@ -334,10 +334,7 @@ function MembershipFacts({ m, onChanged }: { m: MembershipFieldsFragment; onChan
     run(
       'resume',
       () => resume({ id: m.id }),
-      (after) =>
-        after?.status === 'TRIALING'
-          ? 'Resumed: the trial goes on, and the first charge is at its end.'
-          : `Resumed: it renews on ${after ? new Date(after.currentPeriodEnd).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : endsText}.`,
+      (after) => (after?.status === 'TRIALING' ? 'Membership resumed: the trial goes on.' : 'Membership resumed: it renews as before.'),
     );
   }
 
@@ -355,7 +352,7 @@ function MembershipFacts({ m, onChanged }: { m: MembershipFieldsFragment; onChan
           <dd><Link to={`/customers/${m.customerId}`}>{m.buyerEmail}</Link></dd>
           <dt>Amount</dt>
           <dd data-testid="membership-amount">{perInterval(m.amount, m.currency, m.interval)}</dd>
-          <dt>Current period</dt>
+          <dt>{m.status === 'ENDED' ? 'Last period' : 'Current period'}</dt>
           <dd>
             <Time value={m.currentPeriodStart} /> to {ends}
           </dd>

@@ -232,7 +232,9 @@ export function OrderScreen({ id }: { id: string }) {
       )}
       <section aria-labelledby="delivered">
         <h2 id="delivered">Deliverables</h2>
-        {order.deliverables.length === 0 ? (
+        {order.deliverables.length === 0 && order.billingReason === 'MEMBERSHIP_CYCLE' ? (
+          <p className="muted">A renewal: the buyer keeps the access of the membership’s first order, so nothing new is sent.</p>
+        ) : order.deliverables.length === 0 ? (
           <p className="muted">None delivered.</p>
         ) : (
           <ul className="items">
