@@ -71,7 +71,12 @@ export function Customers() {
               {conn.edges.map(({ node: c }) => (
                 <tr key={c.id}>
                   <td><Link to={`/customers/${c.id}`}>{c.email}</Link></td>
-                  <td><Link to={`/orders?buyer=${encodeURIComponent(c.email)}`} aria-label={`${c.ordersCount} orders of ${c.email}`}>{c.ordersCount}</Link></td>
+                  <td>
+                    <Link to={`/orders?buyer=${encodeURIComponent(c.email)}`}>
+                      {c.ordersCount}
+                      <span className="sr-only"> {c.ordersCount === 1 ? 'order' : 'orders'}</span>
+                    </Link>
+                  </td>
                   <td>{formatMoney(c.totalSpent, c.currency)}</td>
                   <td><Time value={c.firstOrderAt} /></td>
                   <td><Time value={c.lastOrderAt} /></td>
