@@ -105,6 +105,13 @@ test('the listing form: billing, interval and trial; refusals at their fields; t
   await expect(page.getByLabel('Price per year (USD)')).toBeVisible();
   await interval.getByRole('radio', { name: /Monthly/ }).check();
   await page.getByLabel('Price per month (USD)').fill('9');
+  // A member's license key lasts as long as the membership: no expiry to set.
+  const keys = page.getByRole('switch', { name: 'Issue a license key with each order' });
+  await keys.check();
+  await expect(page.getByLabel('Devices per key (optional)')).toBeVisible();
+  await expect(page.getByLabel('Keys expire after, in days (optional)')).toHaveCount(0);
+  await expect(page.getByTestId('membership-key-expiry')).toHaveText('A member’s key works while the membership lasts and expires when it ends.');
+  await keys.uncheck();
 
   // A trial out of range: refused in the browser, in words, at its field.
   const trial = page.getByLabel('Free trial (days, optional)');

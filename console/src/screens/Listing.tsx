@@ -79,15 +79,17 @@ export function priceText(l: {
  * A listing's license terms in words: "Up to 3 devices per key · keys
  * expire 365 days after purchase · keys start with ACME-".
  */
-export function licenseText(l: NonNullable<ListingFieldsFragment['license']>): string {
+export function licenseText(l: NonNullable<ListingFieldsFragment['license']>, membership = false): string {
   const n = new Intl.NumberFormat();
   const parts = [
     l.activationLimit == null
       ? 'Any number of devices per key'
       : `Up to ${n.format(l.activationLimit)} ${l.activationLimit === 1 ? 'device' : 'devices'} per key`,
-    l.expiresAfterDays == null
-      ? 'keys never expire'
-      : `keys expire ${n.format(l.expiresAfterDays)} ${l.expiresAfterDays === 1 ? 'day' : 'days'} after purchase`,
+    membership
+      ? 'keys last as long as the membership'
+      : l.expiresAfterDays == null
+        ? 'keys never expire'
+        : `keys expire ${n.format(l.expiresAfterDays)} ${l.expiresAfterDays === 1 ? 'day' : 'days'} after purchase`,
   ];
   if (l.keyPrefix) parts.push(`keys start with ${l.keyPrefix}-`);
   return parts.join(' · ');
@@ -249,10 +251,14 @@ function ListingForm({
     // The license terms are checked here against CONTRACT §20's bounds, so
     // a person reads what to type; the API's own messages, written for its
     // callers ("activation_limit must be …"), are only a last line.
+    // A membership's key lasts as long as the membership (§26): it takes no expiry.
     const license: LicenseSettingsInput | null = licensed
       ? {
           activationLimit: wholeNumber(activationLimit, 1, maxActivationLimit, 'license.activation_limit', limitMessage, local),
-          expiresAfterDays: wholeNumber(expiresAfterDays, 1, maxExpiresAfterDays, 'license.expires_after_days', daysMessage, local),
+          expiresAfterDays:
+            billing === 'MEMBERSHIP'
+              ? null
+              : wholeNumber(expiresAfterDays, 1, maxExpiresAfterDays, 'license.expires_after_days', daysMessage, local),
           keyPrefix: keyPrefix.trim(),
         }
       : null;
@@ -422,7 +428,7 @@ function ListingForm({
             {listing.license && (
               <>
                 <dt>License keys</dt>
-                <dd data-testid="license-terms">{licenseText(listing.license)}</dd>
+                <dd data-testid="license-terms">{licenseText(listing.license, listing.billing === 'MEMBERSHIP')}</dd>
               </>
             )}
           </dl>
@@ -609,18 +615,24 @@ function ListingForm({
                 onValue={setActivationLimit}
                 hint="How many devices one key can be active on at once, 1 to 10,000. Empty: no limit."
               />
-              <Field
-                label="Keys expire after, in days (optional)"
-                short
-                param="license.expires_after_days"
-                problems={problems}
-                inputMode="numeric"
-                maxLength={5}
-                placeholder="365"
-                value={expiresAfterDays}
-                onValue={setExpiresAfterDays}
-                hint="Counted from the purchase, 1 to 3,650 days. Empty: keys never expire."
-              />
+              {billing === 'MEMBERSHIP' ? (
+                <p className="muted" data-testid="membership-key-expiry">
+                  A member’s key works while the membership lasts and expires when it ends.
+                </p>
+              ) : (
+                <Field
+                  label="Keys expire after, in days (optional)"
+                  short
+                  param="license.expires_after_days"
+                  problems={problems}
+                  inputMode="numeric"
+                  maxLength={5}
+                  placeholder="365"
+                  value={expiresAfterDays}
+                  onValue={setExpiresAfterDays}
+                  hint="Counted from the purchase, 1 to 3,650 days. Empty: keys never expire."
+                />
+              )}
               <Field
                 label="Key prefix (optional)"
                 short
