@@ -20,6 +20,7 @@ import (
 	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/membership"
 	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
@@ -68,6 +69,23 @@ type ProductPage struct {
 	// Applied is the discount code applied to the price shown (the Apply
 	// button, or ?code=); nil without one, or when it was refused.
 	Applied *AppliedCode
+	// Membership is the billing of a listing sold by the period (CONTRACT
+	// §26); nil for a one-time listing. PriceText is then the price per
+	// period ("$9 a month") and BuyText says what the button starts.
+	Membership *ProductMembership
+}
+
+// ProductMembership is what a membership listing's product page says of
+// its billing, in package membership's words.
+type ProductMembership struct {
+	// Terms is the whole offer: "7-day free trial, then $9 a month", or
+	// with a discount code "$6.75 for the first month, then $9 a month".
+	Terms string
+	// Trial names the free trial ("7-day free trial"; "" without one).
+	Trial string
+	// Period is the interval's word ("month", "year").
+	Period string
+	offer  membership.Offer
 }
 
 // AppliedCode is a discount code applied on the product page, nothing
@@ -84,6 +102,8 @@ type AppliedCode struct {
 	Subtotal string
 	Discount string
 	Amount   string
+	// amount is Amount in minor units, when priced.
+	amount *int64
 }
 
 type saleListing struct {
@@ -120,10 +140,13 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 }
 
 // listingPriceText is a listing's price as buyer pages show it: the
-// price, or for pay what you want its minimum "or more" ("Free, or pay
-// what you want" from 0).
+// price, for a membership the price per period ("$9 a month"), or for pay
+// what you want its minimum "or more" ("Free, or pay what you want" from
+// 0).
 func listingPriceText(l *db.Listing, cur string) string {
 	switch {
+	case l.Billing == db.BillingMembership:
+		return membership.PerPeriod(l.Price, cur, deref(l.BillingInterval, membership.Month))
 	case l.Pricing != pricing.PayWhatYouWant:
 		return currency.Format(l.Price, cur)
 	case l.Price == 0:
@@ -170,6 +193,11 @@ func (r *Resolver) productPage(ctx context.Context, s *saleListing, err error) (
 		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
 		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && r.sellable(s)}
 	p.BuyText = "Buy for " + p.PriceText
+	if s.l.Billing == db.BillingMembership {
+		o := membership.Offer{Price: s.l.Price, Currency: cur, Interval: deref(s.l.BillingInterval, membership.Month), TrialDays: s.l.TrialDays}
+		p.Membership = &ProductMembership{offer: o, Trial: o.TrialText(), Period: membership.Noun(o.Interval)}
+		p.Membership.say(p)
+	}
 	if s.l.Pricing == pricing.PayWhatYouWant {
 		p.PayWhatYouWant, p.BuyText = true, "Buy"
 		p.AmountLabel = "Name a fair price (minimum " + currency.Format(s.l.Price, cur) + ")"
@@ -380,6 +408,7 @@ func appliedCode(priced *pricedCheckout, cur string) *AppliedCode {
 	}
 	a := &AppliedCode{Code: d.Code, Off: d.Off(cur)}
 	if q := priced.quote; q != nil {
+		a.amount = &q.Amount
 		a.Subtotal, a.Discount, a.Amount = currency.Format(q.Subtotal, cur), "−"+currency.Format(q.DiscountAmount, cur), currency.Format(q.Amount, cur)
 		if q.Amount == 0 {
 			a.Amount = "Free"
@@ -397,6 +426,12 @@ func (p *ProductPage) Apply(a *AppliedCode) {
 		return
 	}
 	p.Applied = a
+	if m := p.Membership; m != nil {
+		// A code takes the first paid period only (CONTRACT §26).
+		m.offer.First = a.amount
+		m.say(p)
+		return
+	}
 	switch a.Amount {
 	case "":
 	case "Free":
@@ -404,6 +439,12 @@ func (p *ProductPage) Apply(a *AppliedCode) {
 	default:
 		p.BuyText = "Buy for " + a.Amount
 	}
+}
+
+// say writes the membership's offer on the page: its terms, the price
+// per period and the button.
+func (m *ProductMembership) say(p *ProductPage) {
+	m.Terms, p.PriceText, p.BuyText = m.offer.Terms(), m.offer.EachPeriod(), m.offer.BuyText()
 }
 
 // freeOrdersText names the free-order limit: "5 free orders".
