@@ -258,3 +258,35 @@ func CancelWords(v View) string {
 	}
 	return "Your membership ends on " + Date(v.PeriodEnd) + ", and nothing more is charged. You keep access until then, and you can resume it before that date."
 }
+
+// The library's notices after a buyer's action on a membership.
+const (
+	DoneCanceled      = "canceled"
+	DoneResumed       = "resumed"
+	DonePaymentMethod = "payment_method"
+)
+
+// Notice is what the library says after the buyer's action done
+// (DoneCanceled, DoneResumed, DonePaymentMethod) on a membership now as
+// v; "" for any other done.
+func Notice(done string, v View, now time.Time) string {
+	d := Describe(v, now)
+	switch done {
+	case DoneCanceled:
+		if d.Status == "Ended" {
+			return "Your membership has ended, and nothing more is charged."
+		}
+		return "Your membership is canceled. It ends on " + Date(v.PeriodEnd) + ", and nothing more is charged."
+	case DoneResumed:
+		return "Your membership is resumed. " + d.Lines[0]
+	case DonePaymentMethod:
+		if v.Status != PastDue {
+			return "Your new payment method is saved: the next renewal charges it."
+		}
+		if v.NextAttempt != nil {
+			return "Your new payment method is saved: the next attempt, on " + Date(*v.NextAttempt) + ", charges it."
+		}
+		return "Your new payment method is saved: the next attempt charges it."
+	}
+	return ""
+}

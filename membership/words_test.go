@@ -206,3 +206,41 @@ func TestDate(t *testing.T) {
 		t.Errorf("Date = %q (dates are UTC)", got)
 	}
 }
+
+func TestNotice(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	end := time.Date(2026, 12, 26, 9, 30, 0, 0, time.UTC)
+	trialEnd := time.Date(2026, 12, 3, 9, 30, 0, 0, time.UTC)
+	retry := time.Date(2026, 11, 28, 9, 30, 0, 0, time.UTC)
+	canceled := ReasonCanceled
+	base := View{Amount: 900, Price: 900, Currency: "usd", Interval: Month, PeriodEnd: end}
+	with := func(f func(*View)) View { v := base; f(&v); return v }
+	cases := []struct {
+		name, done string
+		v          View
+		want       string
+	}{
+		{"canceled", "canceled", with(func(v *View) { v.Status = Canceled; v.CancelAtPeriodEnd = true }),
+			"Your membership is canceled. It ends on 26 December 2026, and nothing more is charged."},
+		{"canceled while past due", "canceled", with(func(v *View) { v.Status = Ended; v.EndedAt = &now; v.EndedReason = &canceled }),
+			"Your membership has ended, and nothing more is charged."},
+		{"resumed", "resumed", with(func(v *View) { v.Status = Active }),
+			"Your membership is resumed. Renews on 26 December 2026 for $9.00."},
+		{"resumed in its trial", "resumed", with(func(v *View) { v.Status = Trialing; v.PeriodEnd = trialEnd; v.TrialEnd = &trialEnd }),
+			"Your membership is resumed. Your free trial ends on 3 December 2026."},
+		{"new card", "payment_method", with(func(v *View) { v.Status = Active }),
+			"Your new payment method is saved: the next renewal charges it."},
+		{"new card, past due", "payment_method", with(func(v *View) { v.Status = PastDue; v.NextAttempt = &retry }),
+			"Your new payment method is saved: the next attempt, on 28 November 2026, charges it."},
+		{"new card, past due, no date", "payment_method", with(func(v *View) { v.Status = PastDue }),
+			"Your new payment method is saved: the next attempt charges it."},
+		{"nothing", "whatever", with(func(v *View) { v.Status = Active }), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Notice(c.done, c.v, now); got != c.want {
+				t.Errorf("Notice() = %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}

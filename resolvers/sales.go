@@ -810,6 +810,53 @@ type SandboxCheckout struct {
 	NeedsEmail bool
 	// EmailError is the refusal of the email given, "" for none.
 	EmailError string
+	// Membership says what the checkout of a membership's first order
+	// charges now and every period after, and that the card is kept for
+	// the renewals; nil for any other order.
+	Membership *SandboxMembership
+}
+
+// SandboxMembership is the sandbox checkout of a membership, in package
+// membership's words.
+type SandboxMembership struct {
+	// Terms is the offer: "7-day free trial, then $9 a month".
+	Terms string
+	// Today is what is charged now: "$9.00", or "Nothing" with a trial.
+	Today string
+	// Schedule is what is charged now and then, with the dates.
+	Schedule string
+	// Trial: nothing is charged now (the card is only stored).
+	Trial bool
+}
+
+// sandboxMembershipOf is the sandbox checkout's view of o when it is a
+// membership's first order (its listing snapshot holds the terms the
+// checkout took), at now; nil otherwise.
+func sandboxMembershipOf(o *db.Order, now time.Time) *SandboxMembership {
+	if deref(o.BillingReason, "") != db.BillingReasonCreate {
+		return nil
+	}
+	var snap struct {
+		Price      int64   `json:"price"`
+		Interval   *string `json:"interval"`
+		TrialDays  int     `json:"trial_days"`
+		Membership *struct {
+			FirstPaidAmount int64 `json:"first_paid_amount"`
+		} `json:"membership"`
+	}
+	if err := json.Unmarshal(o.ListingSnapshot, &snap); err != nil || snap.Interval == nil {
+		return nil
+	}
+	offer := membership.Offer{Price: snap.Price, Currency: o.Currency, Interval: *snap.Interval, TrialDays: snap.TrialDays}
+	if snap.Membership != nil {
+		offer.First = &snap.Membership.FirstPaidAmount
+	}
+	sm := &SandboxMembership{Terms: offer.Terms(), Today: currency.Format(o.Amount, o.Currency),
+		Schedule: offer.Schedule(o.Amount, now), Trial: offer.TrialDays > 0}
+	if o.Amount == 0 {
+		sm.Today = "Nothing"
+	}
+	return sm
 }
 
 func (r *Resolver) sandboxOrder(ctx context.Context, sessionID string) (*db.Order, error) {
@@ -835,7 +882,7 @@ func (r *Resolver) SandboxCheckoutPage(ctx context.Context, sessionID string) (*
 	}
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	return &SandboxCheckout{SessionID: sessionID, Title: snap.Title, PriceText: currency.Format(o.Amount, o.Currency),
-		Email: o.BuyerEmail, Status: o.Status, NeedsEmail: o.BuyerEmail == ""}, nil
+		Email: o.BuyerEmail, Status: o.Status, NeedsEmail: o.BuyerEmail == "", Membership: sandboxMembershipOf(o, r.Now())}, nil
 }
 
 // CompleteSandboxCheckout plays a checkout outcome through the processor
