@@ -121,7 +121,7 @@ func (r *Resolver) libraryMemberships(ctx context.Context, orders []db.Order, su
 		base := "/library/memberships/" + m.ID
 		lm := &LibraryMembership{ID: m.ID, Terms: membership.PerPeriod(m.Price, m.Currency, m.Interval),
 			Since: membership.Date(m.CreatedAt), SinceISO: m.CreatedAt.UTC().Format(time.RFC3339),
-			Payments:    payments[m.ID], PaymentsCount: counts[m.ID],
+			Payments: payments[m.ID], PaymentsCount: counts[m.ID],
 			CancelURL: base + "/cancel" + suffix, ResumeURL: base + "/resume" + suffix, PaymentMethodURL: base + "/payment-method" + suffix,
 			view: membershipView(m, failures[m.ID]), now: now}
 		lm.Description = membership.Describe(lm.view, now)
