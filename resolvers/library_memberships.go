@@ -297,8 +297,8 @@ func (r *Resolver) MembershipCancelPage(ctx context.Context, s *BuyerSession, id
 // cannot is the invalid_transition of an action the membership's state
 // does not allow, in the words the library uses for that state.
 func cannot(a *MembershipAction, verb string) *problem.Problem {
-	return problem.Newf(problem.InvalidTransition, "This membership cannot be %s: %s %s", verb,
-		strings.ToLower(a.Status), strings.Join(a.Lines, " ")).With("current_status", a.Status)
+	return problem.Newf(problem.InvalidTransition, "This membership cannot be %s. %s", verb,
+		strings.Join(a.Lines, " ")).With("current_status", a.Status)
 }
 
 // CancelMembershipFromLibrary cancels membership id of session s at the
