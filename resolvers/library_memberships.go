@@ -180,11 +180,11 @@ func (r *Resolver) membershipPayments(ctx context.Context, ids []string) (map[st
 		N        int `bun:"n"`
 		Total    int `bun:"total"`
 	}
-	inner := r.DB.NewSelect().Model((*db.Order)(nil)).Column("order.*").
+	inner := r.DB.NewSelect().Model((*db.Order)(nil)).ColumnExpr(`"order".*`).
 		ColumnExpr("row_number() OVER (PARTITION BY membership_id ORDER BY id DESC) AS n").
 		ColumnExpr("count(*) OVER (PARTITION BY membership_id) AS total").
 		Where("membership_id IN (?)", bun.List(ids)).Where("status IN (?)", bun.List(libraryOrderStatuses))
-	if err := r.DB.NewSelect().TableExpr("(?) AS p", inner).Column("p.*").Where("n <= ?", libraryPaymentsShown).
+	if err := r.DB.NewSelect().TableExpr("(?) AS p", inner).ColumnExpr("p.*").Where("n <= ?", libraryPaymentsShown).
 		OrderExpr("id DESC").Scan(ctx, &rows); err != nil {
 		return nil, nil, fmt.Errorf("read membership payments: %w", err)
 	}
