@@ -189,7 +189,10 @@ func TestLibraryMembershipActionsAreTheBuyers(t *testing.T) {
 		func() error { _, err := f.r.CancelMembershipFromLibrary(ctx, own, id); return err }(),
 		func() error { _, err := f.r.ResumeMembershipFromLibrary(ctx, own, id); return err }(),
 		func() error { _, err := f.r.MembershipPaymentMethodURL(ctx, own, id, "/library"); return err }(),
-		func() error { _, err := f.r.SaveSandboxPaymentMethod(ctx, own, id, resolvers.SandboxCardPays); return err }(),
+		func() error {
+			_, err := f.r.SaveSandboxPaymentMethod(ctx, own, id, resolvers.SandboxCardPays)
+			return err
+		}(),
 	} {
 		requireCode(t, err, problem.InvalidTransition)
 		require.Contains(t, problem.From(err).Detail, "You no longer have access.")
