@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
@@ -249,10 +248,4 @@ func text(html string) string {
 	s = regexp.MustCompile(`<[^>]*>`).ReplaceAllString(s, " ")
 	s = strings.NewReplacer("&#39;", "'", "&amp;", "&", "&quot;", `"`, "&lt;", "<", "&gt;", ">", "&#43;", "+").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// wait polls cond for up to 10 s.
-func wait(t *testing.T, cond func() bool) {
-	t.Helper()
-	require.Eventually(t, cond, 10*time.Second, 20*time.Millisecond)
 }
