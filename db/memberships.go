@@ -28,10 +28,13 @@ type Membership struct {
 	// Price is the listing's price per period when bought; Amount what the
 	// next period will be charged (a first-period discount shows until
 	// that period is paid, DiscountID its code meanwhile).
-	Price              int64      `bun:"price"`
-	Amount             int64      `bun:"amount"`
-	Currency           string     `bun:"currency"`
-	DiscountID         *string    `bun:"discount_id"`
+	Price      int64   `bun:"price"`
+	Amount     int64   `bun:"amount"`
+	Currency   string  `bun:"currency"`
+	DiscountID *string `bun:"discount_id"`
+	// BillingAnchor is what the period ends are counted from
+	// (membership.PeriodEnd): the first payment, or the trial's end.
+	BillingAnchor      time.Time  `bun:"billing_anchor"`
 	CurrentPeriodStart time.Time  `bun:"current_period_start"`
 	CurrentPeriodEnd   time.Time  `bun:"current_period_end"`
 	TrialEnd           *time.Time `bun:"trial_end"`

@@ -75,11 +75,9 @@ func newSeller(t *testing.T, env *testkit.Env, store string) seller {
 // publish creates and publishes a listing with body.
 func publish(t *testing.T, env *testkit.Env, key string, body map[string]any) map[string]any {
 	t.Helper()
-	// TODO(mem-engine): checked against docs/openapi.yaml once it has the billing fields.
-	r := env.Do(testkit.Request{Method: "POST", Path: "/v1/listings", Key: key, Body: body, NoCheck: true})
+	r := env.Post("/v1/listings", key, body)
 	require.Equal(t, 201, r.Status, "%s", r.Body)
-	id := r.JSON(t)["id"].(string)
-	r = env.Do(testkit.Request{Method: "POST", Path: "/v1/listings/" + id + "/publish", Key: key, NoCheck: true})
+	r = env.Post("/v1/listings/"+r.JSON(t)["id"].(string)+"/publish", key, nil)
 	require.Equal(t, 200, r.Status, "%s", r.Body)
 	return r.JSON(t)
 }
@@ -90,20 +88,12 @@ func publish(t *testing.T, env *testkit.Env, key string, body map[string]any) ma
 func membershipListing(t *testing.T, env *testkit.Env, key string, price int64, interval string, trialDays int, body map[string]any) map[string]any {
 	t.Helper()
 	b := map[string]any{"title": "Club " + testkit.Unique(), "price": price,
-		"deliverables": []map[string]any{{"type": "text", "value": "Welcome to the club"}}}
+		"deliverables": []map[string]any{{"type": "text", "value": "Welcome to the club"}},
+		"billing":      "membership", "interval": interval, "trial_days": trialDays}
 	for k, v := range body {
 		b[k] = v
 	}
-	// TODO(mem-engine milestone 1): the listing API's billing fields.
-	r := env.Do(testkit.Request{Method: "POST", Path: "/v1/listings", Key: key, Body: b, NoCheck: true})
-	require.Equal(t, 201, r.Status, "%s", r.Body)
-	id := r.JSON(t)["id"].(string)
-	_, err := env.Server.DB.Pool.Exec(context.Background(), `UPDATE listings SET billing = 'membership', billing_interval = $2, trial_days = $3
-		WHERE id = $1`, id, interval, trialDays)
-	require.NoError(t, err)
-	r = env.Do(testkit.Request{Method: "POST", Path: "/v1/listings/" + id + "/publish", Key: key, NoCheck: true})
-	require.Equal(t, 200, r.Status, "%s", r.Body)
-	return r.JSON(t)
+	return publish(t, env, key, b)
 }
 
 // send sends a request as a browser on the service's own pages would:

@@ -133,6 +133,11 @@ type MembershipTerms struct {
 	TrialDays int
 	// PeriodAmount is what each period after the first costs.
 	PeriodAmount int64
+	// FirstPaidAmount is what the first paid period costs: Amount without
+	// a trial, the first renewal's with one. Below PeriodAmount when a
+	// discount code takes it (CONTRACT §26: a code takes the first paid
+	// period only).
+	FirstPaidAmount int64
 	// FeePercent is the platform's fee rate in percent ("5", "15"), for
 	// processors that bill renewals themselves.
 	FeePercent string

@@ -15,6 +15,7 @@ import (
 	"commerce/membership"
 	"commerce/problem"
 	"commerce/processor"
+	"commerce/processor/sandbox"
 )
 
 // The buyer's memberships in the library (CONTRACT §26 and §21): each
@@ -73,18 +74,25 @@ type LibraryPayment struct {
 // library.
 const libraryPaymentsShown = 12
 
-// membershipView is m as package membership's words read it;
-// lastFailure is when its latest renewal attempt failed (nil: unknown).
-func membershipView(m *db.Membership, lastFailure *time.Time) membership.View {
+// membershipView is m as package membership's words read it; f is its
+// latest failed renewal attempt (nil: none, or unknown), whose next
+// attempt is announced by its event, else the service's next step.
+func membershipView(m *db.Membership, f *renewalFailure) membership.View {
 	v := membership.View{Status: membership.Status(m.Status), Amount: m.Amount, Price: m.Price, Currency: m.Currency,
 		Interval: m.Interval, PeriodEnd: m.CurrentPeriodEnd, TrialEnd: m.TrialEnd, CancelAtPeriodEnd: m.CancelAtPeriodEnd,
-		EndedAt: m.EndedAt, LastFailure: lastFailure}
+		EndedAt: m.EndedAt}
 	if m.EndedReason != nil {
 		reason := membership.EndedReason(*m.EndedReason)
 		v.EndedReason = &reason
 	}
 	if m.Status == string(membership.PastDue) {
 		v.NextAttempt = m.NextActionAt
+		if f != nil {
+			v.LastFailure = &f.at
+			if f.next != nil {
+				v.NextAttempt = f.next
+			}
+		}
 	}
 	return v
 }
@@ -131,38 +139,44 @@ func (r *Resolver) libraryMemberships(ctx context.Context, orders []db.Order, su
 	return out, nil
 }
 
-// lastFailures finds when the latest renewal attempt of each past-due
-// membership failed: its membership.payment_failed event on the renewal
-// order.
-func (r *Resolver) lastFailures(ctx context.Context, rows []db.Membership) (map[string]*time.Time, error) {
+// renewalFailure is when the latest attempt of a past-due membership's
+// renewal failed and when the next one is made (nil: none, or unknown).
+type renewalFailure struct {
+	at   time.Time
+	next *time.Time
+}
+
+// lastFailures finds, for each past-due membership, its latest
+// membership.payment_failed event on the renewal order being retried:
+// when the attempt failed, and the next attempt the event announced (the
+// service's schedule, or the processor's own retries).
+func (r *Resolver) lastFailures(ctx context.Context, rows []db.Membership) (map[string]*renewalFailure, error) {
 	byOrder := map[string]string{}
 	for _, m := range rows {
 		if m.Status == string(membership.PastDue) && m.RenewalOrderID != nil {
 			byOrder[*m.RenewalOrderID] = m.ID
 		}
 	}
-	out := map[string]*time.Time{}
+	out := map[string]*renewalFailure{}
 	if len(byOrder) == 0 {
 		return out, nil
 	}
 	var evs []struct {
-		OrderID   string    `bun:"order_id"`
-		CreatedAt time.Time `bun:"created_at"`
+		OrderID   string     `bun:"order_id"`
+		CreatedAt time.Time  `bun:"created_at"`
+		Next      *time.Time `bun:"next_attempt_at"`
 	}
-	if err := r.DB.NewSelect().Table("events").ColumnExpr("DISTINCT ON (order_id) order_id, created_at").
-		Where("order_id IN (?)", bun.List(mapKeys(byOrder))).Where("type = ?", libraryFailedEvent).
+	if err := r.DB.NewSelect().Table("events").
+		ColumnExpr("DISTINCT ON (order_id) order_id, created_at, (data->>'next_attempt_at')::timestamptz AS next_attempt_at").
+		Where("order_id IN (?)", bun.List(mapKeys(byOrder))).Where("type = ?", EventMembershipPaymentFailed).
 		OrderExpr("order_id, seq DESC").Scan(ctx, &evs); err != nil {
 		return nil, fmt.Errorf("read failed renewals: %w", err)
 	}
 	for _, e := range evs {
-		at := e.CreatedAt
-		out[byOrder[e.OrderID]] = &at
+		out[byOrder[e.OrderID]] = &renewalFailure{at: e.CreatedAt, next: e.Next}
 	}
 	return out, nil
 }
-
-// libraryFailedEvent is the event of a failed renewal attempt.
-const libraryFailedEvent = "membership.payment_failed"
 
 func mapKeys(m map[string]string) []string {
 	out := make([]string, 0, len(m))
@@ -399,11 +413,8 @@ func (r *Resolver) MembershipPaymentMethodURL(ctx context.Context, s *BuyerSessi
 // is declined by the sandbox's renewal charges (for testing a failed
 // renewal).
 
-// Sandbox payment methods.
+// The sandbox page's choices of card.
 const (
-	sandboxCardPrefix    = "sbx_pm_"
-	sandboxDeclinePrefix = "sbx_pm_decline_"
-	// SandboxCardPays and SandboxCardDeclines are the page's choices.
 	SandboxCardPays     = "pays"
 	SandboxCardDeclines = "declines"
 )
@@ -413,7 +424,7 @@ func sandboxCardWords(pm string) string {
 	switch {
 	case pm == "":
 		return ""
-	case strings.HasPrefix(pm, sandboxDeclinePrefix):
+	case sandbox.Declines(pm):
 		return "A sandbox card that is declined (…" + last4(pm) + ")"
 	}
 	return "A sandbox card that pays (…" + last4(pm) + ")"
@@ -450,11 +461,11 @@ func (r *Resolver) SaveSandboxPaymentMethod(ctx context.Context, s *BuyerSession
 	if r.Processor.Name() != processor.Sandbox {
 		return nil, problem.NotFoundf("No sandbox here.")
 	}
-	prefix := sandboxCardPrefix
+	prefix := sandbox.PaymentMethodPrefix
 	switch card {
 	case SandboxCardPays:
 	case SandboxCardDeclines:
-		prefix = sandboxDeclinePrefix
+		prefix = sandbox.DeclinePrefix
 	default:
 		return nil, problem.Validation("card", "Choose the card to save: one that pays, or one that is declined.")
 	}

@@ -80,7 +80,8 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 // validation_error (limit, cursor, status, listing).
 func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f model.OrderFilter) (*model.OrderList, error) {
 	rows, more, next, err := r.ordersPage(ctx, limit, cursor, f,
-		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at")
+		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at",
+		"membership_id", "billing_reason")
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +89,8 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 	for i, o := range rows {
 		out.Data[i] = &model.OrderSummary{Object: "order", ID: o.ID, ListingID: o.ListingID, BuyerEmail: o.BuyerEmail,
 			Subtotal: o.Subtotal, Discount: orderDiscount(o), Amount: o.Amount, Currency: o.Currency, Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus),
-			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt)}
+			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
+			MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
 	}
 	return out, nil
 }

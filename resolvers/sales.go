@@ -545,7 +545,7 @@ func newPendingOrder(s *saleListing, email string, data map[string]any, testMode
 		"currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
 		"deliverables_count": s.l.DeliverablesCount, "license": licenseSettingsOf(&s.l),
-		"access": listingAccessOf(&s.l)})
+		"access": listingAccessOf(&s.l), "billing": s.l.Billing, "interval": s.l.BillingInterval, "trial_days": s.l.TrialDays})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
 		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": feeRate(s.acc.Plan)})
 	contentType := s.l.ExternalDelivery
@@ -693,8 +693,11 @@ type DownloadItem struct {
 	Access *DeliverableAccess
 }
 
-// grantOrder finds the order of an access grant token. Errors: not_found,
-// ErrGone (revoked).
+// grantOrder finds the order of an access grant token. The grant of a
+// membership's first order closes when the membership ends, or when a
+// canceled one's period is over (CONTRACT §26). Errors: not_found,
+// ErrGone (revoked), *MembershipEndedError (an ErrGone saying when the
+// membership ended and how to buy it again).
 func (r *Resolver) grantOrder(ctx context.Context, token string) (*db.Order, error) {
 	h := sha256.Sum256([]byte(token))
 	var orderID string
@@ -704,12 +707,15 @@ func (r *Resolver) grantOrder(ctx context.Context, token string) (*db.Order, err
 	if err != nil {
 		return nil, problem.NotFoundf("This download link is not valid.")
 	}
-	if revoked != nil {
-		return nil, ErrGone
-	}
 	o := new(db.Order)
 	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Scan(ctx); err != nil {
 		return nil, err
+	}
+	if err := r.membershipAccessError(ctx, o); err != nil {
+		return nil, err
+	}
+	if revoked != nil {
+		return nil, ErrGone
 	}
 	return o, nil
 }

@@ -83,6 +83,10 @@ type OrderSummary struct {
 	ContentType   OrderContentType `json:"content_type"`
 	CreatedAt     time.Time        `json:"created_at"`
 	PaidAt        *time.Time       `json:"paid_at"`
+	// MembershipID and BillingReason: the membership the order pays a
+	// period of, null on a one-time order (CONTRACT §26).
+	MembershipID  *string        `json:"membership_id"`
+	BillingReason *BillingReason `json:"billing_reason"`
 }
 
 // OrderList is a page of orders, newest first.
