@@ -355,6 +355,14 @@ func TestSandboxCheckoutOfAMembership(t *testing.T) {
 		", at the end of the free trial, then $9.00 every month.")
 	require.Contains(t, words, "The card is saved for the renewals")
 	require.Contains(t, words, "Save the card (nothing is charged today)")
+	// Paid (the card saved): the thank-you page says what comes next.
+	resp, body := send(t, env, "POST", checkout, "", url.Values{"outcome": {"paid"}})
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "%s", body)
+	thanks := page(t, env, resp.Header.Get("Location"), "")
+	dump(t, "thank-you-trial", thanks)
+	trialEnd := membership.Date(time.Now().AddDate(0, 0, 7))
+	require.Contains(t, text(thanks), "Your membership: Free trial. Your free trial ends on "+trialEnd+". Renews on "+trialEnd+" for $9.00.")
+	require.Contains(t, thanks, `<a href="/library">your library</a>`)
 
 	checkout, _ = startCheckout(t, env, plain["slug"].(string), url.Values{"email": {uniqueEmail("mo")}, "discount_code": {"QUARTER"}})
 	words = text(page(t, env, checkout, ""))

@@ -592,6 +592,10 @@ type ThankYouPage struct {
 	Receipt pricing.Receipt
 	// TrackPurchase: render the analytics purchase event (once per order).
 	TrackPurchase bool
+	// Membership says what the membership this order began does next
+	// ("Renews on 26 December 2026 for $9.00.", the trial's end), in the
+	// library's words; nil for any other order.
+	Membership *membership.Description
 	Value         string // major units
 	Currency      string
 }
@@ -629,6 +633,14 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency),
 		UTMSource: deref(utm.Source, "commerce"), UTMMedium: deref(utm.Medium, "product_page"),
 		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, ""), Receipt: receiptOf(o)}
+	if o.MembershipID != nil && deref(o.BillingReason, "") == db.BillingReasonCreate {
+		m := new(db.Membership)
+		if err := r.DB.NewSelect().Model(m).Where("id = ?", *o.MembershipID).Where("account_id = ?", o.AccountID).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("read the order's membership: %w", err)
+		}
+		d := membership.Describe(membershipView(m, nil), r.Now())
+		p.Membership = &d
+	}
 	// A HEAD request (track false) renders nothing, so it uses nothing up.
 	if track && p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
 		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
