@@ -70,7 +70,7 @@ type Listing struct {
 	// The billing (CONTRACT §26): BillingOneTime, or BillingMembership
 	// with its BillingInterval ("month" or "year"; nil on a one-time
 	// listing) and TrialDays (0..90; 0 on a one-time listing).
-	Billing         string     `bun:"billing"`
+	Billing         string     `bun:"billing,nullzero,notnull,default:'one_time'"`
 	BillingInterval *string    `bun:"billing_interval"`
 	TrialDays       int        `bun:"trial_days"`
 	CreatedAt       time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`

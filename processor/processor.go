@@ -161,6 +161,10 @@ type RefundRequest struct {
 	Amount             int64
 	// APIKey is the test key the order's checkout used ("" for live).
 	APIKey string
+	// MembershipID is the membership of the order (one of its periods),
+	// "" for a one-time order. Stripe charges a membership's periods on
+	// the connected account, not the platform, and refunds them there.
+	MembershipID string
 }
 
 // AccountStatus is the state of a connected account as the processor reports it.
@@ -196,6 +200,12 @@ type Event struct {
 	// mode): it may change only that account's test-mode orders. Events
 	// without it never change a test-mode order.
 	TestAccountID string
+	// ConnectedAccountID is the seller's connected account (acct_…) an
+	// event happened on, for the events the processor reports from there
+	// (Stripe: a membership's checkout, invoices, subscription and the
+	// refunds and disputes of its charges); "" for the platform's own. Such
+	// an event is about that seller's orders and memberships only.
+	ConnectedAccountID string
 }
 
 // Subscription states as the service names them (account subscription.status).

@@ -40,6 +40,12 @@ func (r *Resolver) applyMembershipEvent(ctx context.Context, tx db.Tx, ev proces
 		r.Log.InfoContext(ctx, "processor event from another account than the membership's; ignored", "type", ev.RawType, "membership_id", m.ID)
 		return nil
 	}
+	if ok, err := connectedAccountIs(ctx, tx, m.AccountID, ev.ConnectedAccountID); err != nil || !ok {
+		if err == nil {
+			r.Log.InfoContext(ctx, "processor event from another connected account than the membership's seller; ignored", "type", ev.RawType, "membership_id", m.ID)
+		}
+		return err
+	}
 	if m.ProcessorSubscriptionID == nil && me.SubscriptionID != "" {
 		m.ProcessorSubscriptionID = &me.SubscriptionID
 	}

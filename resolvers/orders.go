@@ -171,6 +171,12 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 		r.Log.InfoContext(ctx, "processor event from another account than the order's; ignored", "type", ev.RawType, "order_id", o.ID)
 		return nil
 	}
+	if ok, err := connectedAccountIs(ctx, tx, o.AccountID, ev.ConnectedAccountID); err != nil || !ok {
+		if err == nil {
+			r.Log.InfoContext(ctx, "processor event from another connected account than the order's seller; ignored", "type", ev.RawType, "order_id", o.ID)
+		}
+		return err
+	}
 	switch ev.Type {
 	case processor.PaymentSucceeded:
 		return r.markPaid(ctx, tx, o, ev.Payment)
@@ -186,6 +192,22 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 	return nil
 }
 
+// connectedAccountIs reports whether an event normalized on a seller's
+// connected account (connected: its id; "" for an event of the platform's
+// own account) is about the seller of accountID: a membership's payments,
+// refunds and disputes happen on the seller's account (direct charges),
+// and an event there may change only that seller's orders and memberships.
+func connectedAccountIs(ctx context.Context, tx db.Tx, accountID, connected string) (bool, error) {
+	if connected == "" {
+		return true, nil
+	}
+	var procID *string
+	if err := tx.River.QueryRow(ctx, `SELECT processor_account_id FROM accounts WHERE id = $1`, accountID).Scan(&procID); err != nil {
+		return false, fmt.Errorf("read the seller's connected account: %w", err)
+	}
+	return procID != nil && *procID == connected, nil
+}
+
 // markPaid: pending → paid (order.paid). The listing's content decides the
 // rest: static orders get the listing's deliverables and become fulfilled in
 // the same step (access grant, buyer email, order.fulfilled); webhook orders
@@ -196,6 +218,15 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	// card after a decline (payment_intent.payment_failed). Anything else
 	// is a duplicate, or after the checkout ended.
 	if o.Status != db.OrderPending && o.Status != db.OrderFailed {
+		// A membership's first order is paid twice under Stripe Billing: by
+		// its checkout session (no payment intent in subscription mode) and
+		// by its first invoice (with it), in either order. The later one
+		// brings the payment intent a refund needs.
+		if o.PaymentIntentID == nil && pay.PaymentIntentID != "" && o.PaymentStatus == db.PaymentPaid {
+			o.PaymentIntentID = &pay.PaymentIntentID
+			_, err := tx.NewUpdate().Model(o).WherePK().Column("payment_intent_id").Set("updated_at = now()").Exec(ctx)
+			return err
+		}
 		return nil
 	}
 	now := r.Now().UTC()
@@ -814,10 +845,12 @@ func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, er
 				return err
 			}
 		} else {
-			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
+			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
+				MembershipID: deref(o.MembershipID, "")}
 			return nil
 		}
-		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
+		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
+			MembershipID: deref(o.MembershipID, "")}
 		if r.Processor.Name() == processor.Sandbox {
 			// The sandbox confirms refunds itself, about a second later.
 			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},

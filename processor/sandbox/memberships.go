@@ -83,7 +83,9 @@ func (p *Processor) ChargeMembership(ctx context.Context, c processor.Membership
 }
 
 // UpdateMembership does nothing: the sandbox keeps no subscription.
-func (p *Processor) UpdateMembership(ctx context.Context, u processor.MembershipUpdate) error { return nil }
+func (p *Processor) UpdateMembership(ctx context.Context, u processor.MembershipUpdate) error {
+	return nil
+}
 
 // PaymentMethodURL is the sandbox's payment-method page of the membership.
 func (p *Processor) PaymentMethodURL(ctx context.Context, req processor.PaymentMethodRequest) (string, error) {
