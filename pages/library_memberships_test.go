@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"commerce/config"
 	"commerce/membership"
 	"commerce/testkit"
 )
@@ -375,4 +376,22 @@ func TestSandboxCheckoutOfAMembership(t *testing.T) {
 	words = text(page(t, env, checkout, ""))
 	require.Contains(t, words, "Charged today: $90.00")
 	require.Contains(t, words, "$90.00 today, then $90.00 every year from "+membership.Date(time.Now().AddDate(1, 0, 0))+".")
+}
+
+// The sandbox's payment-method page exists only in the sandbox: under
+// Stripe (whose customer portal takes its place) it is 404, signed in or
+// not, GET or POST.
+func TestSandboxPaymentMethodPageIsSandboxOnly(t *testing.T) {
+	t.Parallel()
+	mock := testkit.StripeMock(t)
+	env := pagesEnv(t, func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = "whsec_pages"
+		c.StripeAPIBase = mock
+	})
+	resp, _ := send(t, env, "GET", "/sandbox/memberships/mem_01m8zzzzzzzzzzzzzzzzzzzzzz/payment-method", "", nil)
+	require.Equal(t, http.StatusNotFound, resp.StatusCode)
+	resp, _ = send(t, env, "POST", "/sandbox/memberships/mem_01m8zzzzzzzzzzzzzzzzzzzzzz/payment-method", "", url.Values{"card": {"pays"}})
+	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 }

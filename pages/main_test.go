@@ -32,12 +32,16 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 
 // pagesEnv is a service that trusts the loopback as a proxy, so each test
 // can be its own client address (X-Forwarded-For): the buyer pages' limits
-// are per address.
-func pagesEnv(t *testing.T, opts ...testkit.Option) *testkit.Env {
+// are per address. configure, when given, changes the configuration
+// further.
+func pagesEnv(t *testing.T, configure ...func(*config.Config)) *testkit.Env {
 	t.Helper()
-	return testkit.New(t, append(opts, testkit.WithConfig(func(c *config.Config) {
+	return testkit.New(t, testkit.WithConfig(func(c *config.Config) {
 		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
-	}))...)
+		for _, fn := range configure {
+			fn(c)
+		}
+	}))
 }
 
 var addresses atomic.Uint32

@@ -181,8 +181,12 @@ func (s *Site) showSandboxPaymentMethod(w http.ResponseWriter, r *http.Request, 
 
 // sandboxPaymentMethodSubmit saves the chosen sandbox card and sends the
 // buyer back to the library with a notice (303); no choice re-renders
-// the page (422).
+// the page (422); outside the sandbox, 404.
 func (s *Site) sandboxPaymentMethodSubmit(w http.ResponseWriter, r *http.Request) {
+	if s.Resolver.Processor.Name() != processor.Sandbox {
+		s.fail(w, r, problem.NotFoundf("No sandbox here."))
+		return
+	}
 	if !s.readForm(w, r, 4<<10, "Payment methods are saved from this site's pages only.") {
 		return
 	}
