@@ -12,6 +12,7 @@ import (
 
 	"commerce/config"
 	"commerce/membership"
+	"commerce/processor"
 	"commerce/testkit"
 )
 
@@ -394,4 +395,55 @@ func TestSandboxPaymentMethodPageIsSandboxOnly(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
 	resp, _ = send(t, env, "POST", "/sandbox/memberships/mem_01m8zzzzzzzzzzzzzzzzzzzzzz/payment-method", "", url.Values{"card": {"pays"}})
 	require.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
+
+// Under Stripe, which renews and retries a membership itself: the
+// library's Update payment method leads to the customer portal Stripe
+// makes for the buyer's customer on the seller's account, and a failed
+// invoice shows when Stripe tries again (its event's next attempt).
+func TestLibraryMembershipUnderStripe(t *testing.T) {
+	t.Parallel()
+	mock := testkit.StripeMock(t)
+	env := pagesEnv(t, func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = "whsec_pages"
+		c.StripeAPIBase = mock
+	})
+	ctx, r := context.Background(), env.Server.Resolver
+	apply := func(ev processor.Event) {
+		t.Helper()
+		ev.ID = "evt_pages_" + testkit.Unique()
+		require.NoError(t, r.ApplyProcessorEvent(ctx, ev))
+	}
+	acc := env.NewAccount()
+	require.Equal(t, 200, env.Post("/v1/account/processor/connect", acc.Key, nil).Status)
+	acct := env.Get("/v1/account", acc.Key).JSON(t)["processor"].(map[string]any)["account_id"].(string)
+	apply(processor.Event{Type: processor.AccountUpdated, RawType: "account.updated", Account: &processor.AccountStatus{
+		AccountID: acct, ChargesEnabled: true, PayoutsEnabled: true, DetailsSubmitted: true, Currency: "usd"}})
+	l := membershipListing(t, env, acc.Key, 900, "month", 0, map[string]any{"title": "Stripe letters"})
+
+	email := uniqueEmail("pat")
+	resp, body := send(t, env, "POST", "/p/"+l["slug"].(string)+"/checkout", "", url.Values{"email": {email}})
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "%s", body)
+	var orderID string
+	require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, `SELECT id FROM orders WHERE buyer_email = $1`, email).Scan(&orderID))
+	sub := "sub_" + testkit.Unique()
+	apply(processor.Event{Type: processor.PaymentSucceeded, RawType: "checkout.session.completed", Payment: &processor.Payment{
+		OrderID: orderID, PaymentIntentID: "pi_" + testkit.Unique(), Amount: 900, Currency: "usd", SubscriptionID: sub, CustomerID: "cus_pages"}})
+	var id string
+	require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, `SELECT id FROM memberships WHERE first_order_id = $1`, orderID).Scan(&id))
+	cookie := signIn(t, env, email)
+
+	resp, body = send(t, env, "POST", "/library/memberships/"+id+"/payment-method", cookie, url.Values{})
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode, "%s", body)
+	require.True(t, strings.HasPrefix(resp.Header.Get("Location"), "https://"), "Stripe's portal: %s", resp.Header.Get("Location"))
+
+	next := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Second)
+	apply(processor.Event{Type: processor.MembershipRenewalFailed, RawType: "invoice.payment_failed", Membership: &processor.MembershipEvent{
+		SubscriptionID: sub, InvoiceID: "in_" + testkit.Unique(), Amount: 900, Currency: "usd", AttemptCount: 1, NextAttemptAt: &next}})
+	require.Equal(t, "past_due", membershipRow(t, env, id).Status)
+	e := text(entry(t, page(t, env, "/library", cookie), id))
+	require.Contains(t, e, "Your last payment failed on "+membership.Date(time.Now())+"; update your payment method.")
+	require.Contains(t, e, "We will try again on "+membership.Date(next)+" with the payment method on file.")
 }
