@@ -592,12 +592,12 @@ type ThankYouPage struct {
 	Receipt pricing.Receipt
 	// TrackPurchase: render the analytics purchase event (once per order).
 	TrackPurchase bool
+	Value         string // major units
+	Currency      string
 	// Membership says what the membership this order began does next
 	// ("Renews on 26 December 2026 for $9.00.", the trial's end), in the
 	// library's words; nil for any other order.
 	Membership *membership.Description
-	Value         string // major units
-	Currency      string
 }
 
 // ThankYou returns the thank-you page of an order, checked by its view
