@@ -39,6 +39,7 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/d/{token}", s.download)
 	r.Post("/d/{token}/review", s.review)
 	s.libraryRoutes(r)
+	s.membershipRoutes(r)
 	r.Post("/d/{token}/licenses/{license_key_id}/deactivate", s.deactivateDevice)
 	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
 	r.Get("/files/*", s.file)
