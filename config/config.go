@@ -17,6 +17,7 @@ import (
 
 	"commerce/alerts"
 	"commerce/licensing"
+	"commerce/membership"
 )
 
 // Development defaults: the local services that `make run` starts.
@@ -73,6 +74,10 @@ type Config struct {
 	// least five failed attempts) before its seller is warned
 	// (WEBHOOK_ALERT_AFTER, default 1h, 1s..168h; CONTRACT §22).
 	WebhookAlertAfter time.Duration
+	// MembershipRetrySchedule is when a failed membership renewal is tried
+	// again, after its due date (MEMBERSHIP_RETRY_SCHEDULE, default
+	// 1d,3d,5d,7d; CONTRACT §26).
+	MembershipRetrySchedule membership.Schedule
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -219,6 +224,17 @@ func Load(getenv func(string) string) (Config, error) {
 			return bad("WEBHOOK_ALERT_AFTER", "must be a duration from 1s to 168h, such as 1h")
 		}
 		c.WebhookAlertAfter = d
+	}
+	sched := membership.DefaultSchedule
+	if v := strings.TrimSpace(getenv("MEMBERSHIP_RETRY_SCHEDULE")); v == "none" {
+		sched = ""
+	} else if v != "" {
+		sched = v
+	}
+	if s, err := membership.ParseSchedule(sched); err != nil {
+		return bad("MEMBERSHIP_RETRY_SCHEDULE", "must be increasing offsets after the due date such as 1d,3d,5d,7d (units s, m, h, d; at most 10, none beyond 60d; none: no retry): "+err.Error())
+	} else {
+		c.MembershipRetrySchedule = s
 	}
 	c.RateLimitScale = 1
 	if v := getenv("RATE_LIMIT_SCALE"); v != "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"commerce/config"
+	"commerce/membership"
 )
 
 func load(env map[string]string) (config.Config, error) {
@@ -102,5 +103,25 @@ func TestWebhookAlertAfter(t *testing.T) {
 		_, err := load(map[string]string{"WEBHOOK_ALERT_AFTER": value})
 		require.ErrorContains(t, err, "WEBHOOK_ALERT_AFTER", value)
 		require.ErrorContains(t, err, "from 1s to 168h", value)
+	}
+}
+
+// MEMBERSHIP_RETRY_SCHEDULE: increasing offsets after a renewal's due date;
+// 1d,3d,5d,7d when unset, none for no retry.
+func TestMembershipRetrySchedule(t *testing.T) {
+	t.Parallel()
+	day := 24 * time.Hour
+	c, err := load(map[string]string{})
+	require.NoError(t, err)
+	require.Equal(t, membership.Schedule{day, 3 * day, 5 * day, 7 * day}, c.MembershipRetrySchedule)
+	c, err = load(map[string]string{"MEMBERSHIP_RETRY_SCHEDULE": "30s,2m"})
+	require.NoError(t, err)
+	require.Equal(t, membership.Schedule{30 * time.Second, 2 * time.Minute}, c.MembershipRetrySchedule)
+	c, err = load(map[string]string{"MEMBERSHIP_RETRY_SCHEDULE": "none"})
+	require.NoError(t, err)
+	require.Equal(t, 1, c.MembershipRetrySchedule.Attempts())
+	for _, value := range []string{"3d,1d", "1w", "61d", "soon"} {
+		_, err := load(map[string]string{"MEMBERSHIP_RETRY_SCHEDULE": value})
+		require.ErrorContains(t, err, "MEMBERSHIP_RETRY_SCHEDULE", value)
 	}
 }

@@ -65,17 +65,29 @@ type Listing struct {
 	LicenseExpiresAfterDays *int   `bun:"license_expires_after_days"`
 	LicenseKeyPrefix        string `bun:"license_key_prefix"`
 	// The access limits (CONTRACT §21): both nil is `access: null`.
-	AccessDownloadLimit *int       `bun:"access_download_limit"`
-	AccessDays          *int       `bun:"access_days"`
-	CreatedAt           time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt           time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
-	PublishedAt         *time.Time `bun:"published_at"`
-	DeletedAt           *time.Time `bun:"deleted_at"`
+	AccessDownloadLimit *int `bun:"access_download_limit"`
+	AccessDays          *int `bun:"access_days"`
+	// The billing (CONTRACT §26): BillingOneTime, or BillingMembership
+	// with its BillingInterval ("month" or "year"; nil on a one-time
+	// listing) and TrialDays (0..90; 0 on a one-time listing).
+	Billing         string     `bun:"billing,nullzero,notnull,default:'one_time'"`
+	BillingInterval *string    `bun:"billing_interval"`
+	TrialDays       int        `bun:"trial_days"`
+	CreatedAt       time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt       time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	PublishedAt     *time.Time `bun:"published_at"`
+	DeletedAt       *time.Time `bun:"deleted_at"`
 
 	// Seller is the listing's account, loaded only when a query asks for
 	// it (Relation("Seller"): one statement with the listing).
 	Seller *Account `bun:"rel:belongs-to,join:account_id=id"`
 }
+
+// Listing billings (CONTRACT §26).
+const (
+	BillingOneTime    = "one_time"
+	BillingMembership = "membership"
+)
 
 // Listing states.
 const (

@@ -79,12 +79,23 @@ type Order struct {
 	// AccessExpiresAt is where a reset moved the end of the order's access
 	// (CONTRACT §21); nil: paid_at plus the snapshot's access_days.
 	AccessExpiresAt *time.Time `bun:"access_expires_at"`
-	CreatedAt       time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	PaidAt          *time.Time `bun:"paid_at"`
-	FulfilledAt     *time.Time `bun:"fulfilled_at"`
-	CanceledAt      *time.Time `bun:"canceled_at"`
-	RefundedAt      *time.Time `bun:"refunded_at"`
-	UpdatedAt       time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// The membership (CONTRACT §26): MembershipID is set once the first
+	// order is paid (its membership is created then) and on every renewal
+	// order; BillingReason is BillingReasonCreate or BillingReasonCycle (nil
+	// on a one-time order); MembershipCycle is the period the order pays
+	// (1 the first), unique per membership.
+	MembershipID    *string `bun:"membership_id"`
+	BillingReason   *string `bun:"billing_reason"`
+	MembershipCycle *int    `bun:"membership_cycle"`
+	// ProcessorInvoiceID is the invoice of a renewal the processor bills
+	// itself (Stripe Billing), unique: its events find the order by it.
+	ProcessorInvoiceID *string    `bun:"processor_invoice_id"`
+	CreatedAt          time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	PaidAt             *time.Time `bun:"paid_at"`
+	FulfilledAt        *time.Time `bun:"fulfilled_at"`
+	CanceledAt         *time.Time `bun:"canceled_at"`
+	RefundedAt         *time.Time `bun:"refunded_at"`
+	UpdatedAt          time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // Customer is a row of customers.

@@ -29,6 +29,12 @@ func OpenAPIFor(baseURL string) []byte {
 //go:embed licenses.md
 var Licenses []byte
 
+// Memberships is docs/memberships.md: the seller's guide to memberships,
+// served at /docs/memberships (HTML) and /docs/memberships.md.
+//
+//go:embed memberships.md
+var Memberships []byte
+
 // LicenseClient is the Go client docs/licenses.md shows, served at
 // /docs/examples/licenseclient/main.go (make test builds and runs it).
 //

@@ -33,6 +33,7 @@ type ResolverRoot interface {
 	Account() AccountResolver
 	Event() EventResolver
 	Listing() ListingResolver
+	Membership() MembershipResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
 	Query() QueryResolver
@@ -61,6 +62,8 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
 		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
+		MembershipStats func(childComplexity int) int
+		Memberships     func(childComplexity int, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) int
 		NotifyOrders    func(childComplexity int) int
 		NotifyWebhooks  func(childComplexity int) int
 		Object          func(childComplexity int) int
@@ -386,6 +389,7 @@ type ComplexityRoot struct {
 	Listing struct {
 		Access           func(childComplexity int) int
 		AllReviews       func(childComplexity int, first *int, after *string) int
+		Billing          func(childComplexity int) int
 		CheckoutSchema   func(childComplexity int) int
 		CheckoutURL      func(childComplexity int) int
 		CoverBlur        func(childComplexity int) int
@@ -397,6 +401,7 @@ type ComplexityRoot struct {
 		ExternalDelivery func(childComplexity int) int
 		Fulfillment      func(childComplexity int) int
 		ID               func(childComplexity int) int
+		Interval         func(childComplexity int) int
 		License          func(childComplexity int) int
 		MaximumPrice     func(childComplexity int) int
 		Metadata         func(childComplexity int) int
@@ -410,6 +415,7 @@ type ComplexityRoot struct {
 		Status           func(childComplexity int) int
 		SuggestedPrice   func(childComplexity int) int
 		Title            func(childComplexity int) int
+		TrialDays        func(childComplexity int) int
 		URL              func(childComplexity int) int
 		UpdatedAt        func(childComplexity int) int
 		UtmCampaign      func(childComplexity int) int
@@ -444,9 +450,52 @@ type ComplexityRoot struct {
 		Tool      func(childComplexity int) int
 	}
 
+	Membership struct {
+		Amount             func(childComplexity int) int
+		BuyerEmail         func(childComplexity int) int
+		CancelAtPeriodEnd  func(childComplexity int) int
+		CanceledAt         func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		Currency           func(childComplexity int) int
+		CurrentPeriodEnd   func(childComplexity int) int
+		CurrentPeriodStart func(childComplexity int) int
+		Customer           func(childComplexity int) int
+		CustomerID         func(childComplexity int) int
+		EndedAt            func(childComplexity int) int
+		EndedReason        func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Interval           func(childComplexity int) int
+		LatestOrderID      func(childComplexity int) int
+		Listing            func(childComplexity int) int
+		ListingID          func(childComplexity int) int
+		Object             func(childComplexity int) int
+		Orders             func(childComplexity int, first *int, after *string) int
+		OrdersCount        func(childComplexity int) int
+		Status             func(childComplexity int) int
+		TrialEnd           func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	MembershipConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	MembershipEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	MembershipStats struct {
+		ActiveMemberships func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Mrr               func(childComplexity int) int
+	}
+
 	Mutation struct {
 		ActivateLicense          func(childComplexity int, input model.ActivateLicenseInput) int
 		AddDeliverable           func(childComplexity int, listingID string, input model.DeliverableInput) int
+		CancelMembership         func(childComplexity int, id string, atPeriodEnd *bool) int
 		ChangePlan               func(childComplexity int, input model.ChangePlanInput) int
 		CompleteBootstrap        func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor         func(childComplexity int) int
@@ -471,6 +520,7 @@ type ComplexityRoot struct {
 		RemoveAllDeliverables    func(childComplexity int, listingID string) int
 		RemoveDeliverable        func(childComplexity int, listingID string, deliverableID string) int
 		ResetOrderAccess         func(childComplexity int, id string, extendDays *int) int
+		ResumeMembership         func(childComplexity int, id string) int
 		RetryWebhookEvent        func(childComplexity int, webhookID string, eventID string) int
 		SelfRevokeAPIKey         func(childComplexity int) int
 		SetDeliverables          func(childComplexity int, listingID string, deliverables []*model.DeliverableInput) int
@@ -492,6 +542,7 @@ type ComplexityRoot struct {
 	Order struct {
 		Access          func(childComplexity int) int
 		Amount          func(childComplexity int) int
+		BillingReason   func(childComplexity int) int
 		BuyerEmail      func(childComplexity int) int
 		CanceledAt      func(childComplexity int) int
 		CheckoutData    func(childComplexity int) int
@@ -512,6 +563,8 @@ type ComplexityRoot struct {
 		ListingID       func(childComplexity int) int
 		ListingSlug     func(childComplexity int) int
 		ListingSnapshot func(childComplexity int) int
+		Membership      func(childComplexity int) int
+		MembershipID    func(childComplexity int) int
 		NetAmount       func(childComplexity int) int
 		Object          func(childComplexity int) int
 		PaidAt          func(childComplexity int) int
@@ -627,6 +680,7 @@ type ComplexityRoot struct {
 		Discount   func(childComplexity int, id string) int
 		LicenseKey func(childComplexity int, id string) int
 		Listing    func(childComplexity int, id string) int
+		Membership func(childComplexity int, id string) int
 		Node       func(childComplexity int, id string) int
 		Nodes      func(childComplexity int, ids []string) int
 		Order      func(childComplexity int, id string) int
@@ -759,6 +813,8 @@ type AccountResolver interface {
 	Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error)
 	LicenseKeys(ctx context.Context, obj *model.Account, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) (*model.LicenseKeyConnection, error)
 	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
+	MembershipStats(ctx context.Context, obj *model.Account) (*model.MembershipStats, error)
+	Memberships(ctx context.Context, obj *model.Account, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) (*model.MembershipConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
@@ -772,6 +828,11 @@ type ListingResolver interface {
 
 	Reviews(ctx context.Context, obj *model.Listing) (*model.Reviews, error)
 	AllReviews(ctx context.Context, obj *model.Listing, first *int, after *string) (*model.ReviewConnection, error)
+}
+type MembershipResolver interface {
+	Listing(ctx context.Context, obj *model.Membership) (*model.Listing, error)
+	Customer(ctx context.Context, obj *model.Membership) (*model.Customer, error)
+	Orders(ctx context.Context, obj *model.Membership, first *int, after *string) (*model.OrderConnection, error)
 }
 type MutationResolver interface {
 	CreateAPIKey(ctx context.Context, input model.CreateAPIKeyInput) (*model.CreatedAPIKey, error)
@@ -807,6 +868,8 @@ type MutationResolver interface {
 	AddDeliverable(ctx context.Context, listingID string, input model.DeliverableInput) (*model.Deliverable, error)
 	RemoveDeliverable(ctx context.Context, listingID string, deliverableID string) (*bool, error)
 	RemoveAllDeliverables(ctx context.Context, listingID string) (*model.Listing, error)
+	CancelMembership(ctx context.Context, id string, atPeriodEnd *bool) (*model.Membership, error)
+	ResumeMembership(ctx context.Context, id string) (*model.Membership, error)
 	FulfillOrder(ctx context.Context, id string, input *model.FulfillInput) (*model.Order, error)
 	RefundOrder(ctx context.Context, id string) (*model.Order, error)
 	UploadFile(ctx context.Context, file graphql.Upload, purpose model.FilePurpose) (*model.File, error)
@@ -821,6 +884,7 @@ type OrderResolver interface {
 	ListingSnapshot(ctx context.Context, obj *model.Order) (map[string]any, error)
 	SellerSnapshot(ctx context.Context, obj *model.Order) (map[string]any, error)
 
+	Membership(ctx context.Context, obj *model.Order) (*model.Membership, error)
 	Listing(ctx context.Context, obj *model.Order) (*model.Listing, error)
 	Customer(ctx context.Context, obj *model.Order) (*model.Customer, error)
 }
@@ -834,6 +898,7 @@ type QueryResolver interface {
 	Discount(ctx context.Context, id string) (*model.Discount, error)
 	LicenseKey(ctx context.Context, id string) (*model.LicenseKey, error)
 	Listing(ctx context.Context, id string) (*model.Listing, error)
+	Membership(ctx context.Context, id string) (*model.Membership, error)
 	Order(ctx context.Context, id string) (*model.Order, error)
 	Customer(ctx context.Context, id string) (*model.Customer, error)
 	Webhook(ctx context.Context, id string) (*model.WebhookEndpoint, error)
@@ -989,6 +1054,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ListingStatus)), true
+	case "Account.membershipStats":
+		if e.ComplexityRoot.Account.MembershipStats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Account.MembershipStats(childComplexity), true
+	case "Account.memberships":
+		if e.ComplexityRoot.Account.Memberships == nil {
+			break
+		}
+
+		args, err := ec.field_Account_memberships_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Memberships(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.MembershipStatus), args["listing"].(*string), args["customer"].(*string), args["buyerEmail"].(*string)), true
 	case "Account.notifyOrders":
 		if e.ComplexityRoot.Account.NotifyOrders == nil {
 			break
@@ -2308,6 +2390,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.AllReviews(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Listing.billing":
+		if e.ComplexityRoot.Listing.Billing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.Billing(childComplexity), true
 	case "Listing.checkoutSchema":
 		if e.ComplexityRoot.Listing.CheckoutSchema == nil {
 			break
@@ -2374,6 +2462,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.ID(childComplexity), true
+	case "Listing.interval":
+		if e.ComplexityRoot.Listing.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.Interval(childComplexity), true
 	case "Listing.license":
 		if e.ComplexityRoot.Listing.License == nil {
 			break
@@ -2452,6 +2546,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.Title(childComplexity), true
+	case "Listing.trialDays":
+		if e.ComplexityRoot.Listing.TrialDays == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.TrialDays(childComplexity), true
 	case "Listing.url":
 		if e.ComplexityRoot.Listing.URL == nil {
 			break
@@ -2560,6 +2660,195 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.McpCall.Tool(childComplexity), true
 
+	case "Membership.amount":
+		if e.ComplexityRoot.Membership.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Amount(childComplexity), true
+	case "Membership.buyerEmail":
+		if e.ComplexityRoot.Membership.BuyerEmail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.BuyerEmail(childComplexity), true
+	case "Membership.cancelAtPeriodEnd":
+		if e.ComplexityRoot.Membership.CancelAtPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CancelAtPeriodEnd(childComplexity), true
+	case "Membership.canceledAt":
+		if e.ComplexityRoot.Membership.CanceledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CanceledAt(childComplexity), true
+	case "Membership.createdAt":
+		if e.ComplexityRoot.Membership.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CreatedAt(childComplexity), true
+	case "Membership.currency":
+		if e.ComplexityRoot.Membership.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Currency(childComplexity), true
+	case "Membership.currentPeriodEnd":
+		if e.ComplexityRoot.Membership.CurrentPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CurrentPeriodEnd(childComplexity), true
+	case "Membership.currentPeriodStart":
+		if e.ComplexityRoot.Membership.CurrentPeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CurrentPeriodStart(childComplexity), true
+	case "Membership.customer":
+		if e.ComplexityRoot.Membership.Customer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Customer(childComplexity), true
+	case "Membership.customerId":
+		if e.ComplexityRoot.Membership.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.CustomerID(childComplexity), true
+	case "Membership.endedAt":
+		if e.ComplexityRoot.Membership.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.EndedAt(childComplexity), true
+	case "Membership.endedReason":
+		if e.ComplexityRoot.Membership.EndedReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.EndedReason(childComplexity), true
+	case "Membership.id":
+		if e.ComplexityRoot.Membership.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.ID(childComplexity), true
+	case "Membership.interval":
+		if e.ComplexityRoot.Membership.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Interval(childComplexity), true
+	case "Membership.latestOrderId":
+		if e.ComplexityRoot.Membership.LatestOrderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.LatestOrderID(childComplexity), true
+	case "Membership.listing":
+		if e.ComplexityRoot.Membership.Listing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Listing(childComplexity), true
+	case "Membership.listingId":
+		if e.ComplexityRoot.Membership.ListingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.ListingID(childComplexity), true
+	case "Membership.object":
+		if e.ComplexityRoot.Membership.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Object(childComplexity), true
+	case "Membership.orders":
+		if e.ComplexityRoot.Membership.Orders == nil {
+			break
+		}
+
+		args, err := ec.field_Membership_orders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Membership.Orders(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Membership.ordersCount":
+		if e.ComplexityRoot.Membership.OrdersCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.OrdersCount(childComplexity), true
+	case "Membership.status":
+		if e.ComplexityRoot.Membership.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.Status(childComplexity), true
+	case "Membership.trialEnd":
+		if e.ComplexityRoot.Membership.TrialEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.TrialEnd(childComplexity), true
+	case "Membership.updatedAt":
+		if e.ComplexityRoot.Membership.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Membership.UpdatedAt(childComplexity), true
+
+	case "MembershipConnection.edges":
+		if e.ComplexityRoot.MembershipConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipConnection.Edges(childComplexity), true
+	case "MembershipConnection.pageInfo":
+		if e.ComplexityRoot.MembershipConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipConnection.PageInfo(childComplexity), true
+
+	case "MembershipEdge.cursor":
+		if e.ComplexityRoot.MembershipEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipEdge.Cursor(childComplexity), true
+	case "MembershipEdge.node":
+		if e.ComplexityRoot.MembershipEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipEdge.Node(childComplexity), true
+
+	case "MembershipStats.activeMemberships":
+		if e.ComplexityRoot.MembershipStats.ActiveMemberships == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.ActiveMemberships(childComplexity), true
+	case "MembershipStats.currency":
+		if e.ComplexityRoot.MembershipStats.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.Currency(childComplexity), true
+	case "MembershipStats.mrr":
+		if e.ComplexityRoot.MembershipStats.Mrr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MembershipStats.Mrr(childComplexity), true
+
 	case "Mutation.activateLicense":
 		if e.ComplexityRoot.Mutation.ActivateLicense == nil {
 			break
@@ -2582,6 +2871,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddDeliverable(childComplexity, args["listingId"].(string), args["input"].(model.DeliverableInput)), true
+	case "Mutation.cancelMembership":
+		if e.ComplexityRoot.Mutation.CancelMembership == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelMembership_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelMembership(childComplexity, args["id"].(string), args["atPeriodEnd"].(*bool)), true
 	case "Mutation.changePlan":
 		if e.ComplexityRoot.Mutation.ChangePlan == nil {
 			break
@@ -2831,6 +3131,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ResetOrderAccess(childComplexity, args["id"].(string), args["extendDays"].(*int)), true
+	case "Mutation.resumeMembership":
+		if e.ComplexityRoot.Mutation.ResumeMembership == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_resumeMembership_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ResumeMembership(childComplexity, args["id"].(string)), true
 	case "Mutation.retryWebhookEvent":
 		if e.ComplexityRoot.Mutation.RetryWebhookEvent == nil {
 			break
@@ -3010,6 +3321,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Amount(childComplexity), true
+	case "Order.billingReason":
+		if e.ComplexityRoot.Order.BillingReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.BillingReason(childComplexity), true
 	case "Order.buyerEmail":
 		if e.ComplexityRoot.Order.BuyerEmail == nil {
 			break
@@ -3130,6 +3447,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.ListingSnapshot(childComplexity), true
+	case "Order.membership":
+		if e.ComplexityRoot.Order.Membership == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Membership(childComplexity), true
+	case "Order.membershipId":
+		if e.ComplexityRoot.Order.MembershipID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.MembershipID(childComplexity), true
 	case "Order.netAmount":
 		if e.ComplexityRoot.Order.NetAmount == nil {
 			break
@@ -3586,6 +3915,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Listing(childComplexity, args["id"].(string)), true
+	case "Query.membership":
+		if e.ComplexityRoot.Query.Membership == nil {
+			break
+		}
+
+		args, err := ec.field_Query_membership_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Membership(childComplexity, args["id"].(string)), true
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -4199,7 +4539,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4224,6 +4564,7 @@ var sources = []*ast.Source{
 	{Name: "schema/licenses.graphqls", Input: sourceData("schema/licenses.graphqls"), BuiltIn: false},
 	{Name: "schema/licenses_public.graphqls", Input: sourceData("schema/licenses_public.graphqls"), BuiltIn: false},
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
+	{Name: "schema/memberships.graphqls", Input: sourceData("schema/memberships.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
 	{Name: "schema/subscriptions.graphqls", Input: sourceData("schema/subscriptions.graphqls"), BuiltIn: false},
@@ -4282,6 +4623,10 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_licenseKeys(ctx, field)
 	case "listings":
 		return ec.fieldContext_Account_listings(ctx, field)
+	case "membershipStats":
+		return ec.fieldContext_Account_membershipStats(ctx, field)
+	case "memberships":
+		return ec.fieldContext_Account_memberships(ctx, field)
 	case "orders":
 		return ec.fieldContext_Account_orders(ctx, field)
 	case "customers":
@@ -4958,6 +5303,12 @@ func (ec *executionContext) childFields_Listing(ctx context.Context, field graph
 		return ec.fieldContext_Listing_license(ctx, field)
 	case "access":
 		return ec.fieldContext_Listing_access(ctx, field)
+	case "billing":
+		return ec.fieldContext_Listing_billing(ctx, field)
+	case "interval":
+		return ec.fieldContext_Listing_interval(ctx, field)
+	case "trialDays":
+		return ec.fieldContext_Listing_trialDays(ctx, field)
 	case "utmSource":
 		return ec.fieldContext_Listing_utmSource(ctx, field)
 	case "utmMedium":
@@ -5036,6 +5387,90 @@ func (ec *executionContext) childFields_McpCall(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type McpCall", field.Name)
 }
 
+func (ec *executionContext) childFields_Membership(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Membership_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Membership_id(ctx, field)
+	case "listingId":
+		return ec.fieldContext_Membership_listingId(ctx, field)
+	case "customerId":
+		return ec.fieldContext_Membership_customerId(ctx, field)
+	case "buyerEmail":
+		return ec.fieldContext_Membership_buyerEmail(ctx, field)
+	case "status":
+		return ec.fieldContext_Membership_status(ctx, field)
+	case "interval":
+		return ec.fieldContext_Membership_interval(ctx, field)
+	case "amount":
+		return ec.fieldContext_Membership_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Membership_currency(ctx, field)
+	case "currentPeriodStart":
+		return ec.fieldContext_Membership_currentPeriodStart(ctx, field)
+	case "currentPeriodEnd":
+		return ec.fieldContext_Membership_currentPeriodEnd(ctx, field)
+	case "trialEnd":
+		return ec.fieldContext_Membership_trialEnd(ctx, field)
+	case "cancelAtPeriodEnd":
+		return ec.fieldContext_Membership_cancelAtPeriodEnd(ctx, field)
+	case "canceledAt":
+		return ec.fieldContext_Membership_canceledAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_Membership_endedAt(ctx, field)
+	case "endedReason":
+		return ec.fieldContext_Membership_endedReason(ctx, field)
+	case "latestOrderId":
+		return ec.fieldContext_Membership_latestOrderId(ctx, field)
+	case "ordersCount":
+		return ec.fieldContext_Membership_ordersCount(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Membership_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Membership_updatedAt(ctx, field)
+	case "listing":
+		return ec.fieldContext_Membership_listing(ctx, field)
+	case "customer":
+		return ec.fieldContext_Membership_customer(ctx, field)
+	case "orders":
+		return ec.fieldContext_Membership_orders(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Membership", field.Name)
+}
+
+func (ec *executionContext) childFields_MembershipConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MembershipConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MembershipConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MembershipConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MembershipEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MembershipEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MembershipEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MembershipEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MembershipStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mrr":
+		return ec.fieldContext_MembershipStats_mrr(ctx, field)
+	case "activeMemberships":
+		return ec.fieldContext_MembershipStats_activeMemberships(ctx, field)
+	case "currency":
+		return ec.fieldContext_MembershipStats_currency(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MembershipStats", field.Name)
+}
+
 func (ec *executionContext) childFields_Order(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -5104,6 +5539,12 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_readiness(ctx, field)
 	case "access":
 		return ec.fieldContext_Order_access(ctx, field)
+	case "membershipId":
+		return ec.fieldContext_Order_membershipId(ctx, field)
+	case "billingReason":
+		return ec.fieldContext_Order_billingReason(ctx, field)
+	case "membership":
+		return ec.fieldContext_Order_membership(ctx, field)
 	case "listing":
 		return ec.fieldContext_Order_listing(ctx, field)
 	case "customer":
@@ -5884,6 +6325,60 @@ func (ec *executionContext) field_Account_listings_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Account_memberships_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.MembershipStatus, error) {
+			return ec.unmarshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "listing",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["listing"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "customer",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customer"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "buyerEmail",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["buyerEmail"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5990,6 +6485,28 @@ func (ec *executionContext) field_Listing_allReviews_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Membership_orders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_activateLicense_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6023,6 +6540,28 @@ func (ec *executionContext) field_Mutation_addDeliverable_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelMembership_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "atPeriodEnd",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["atPeriodEnd"] = arg1
 	return args, nil
 }
 
@@ -6352,6 +6891,20 @@ func (ec *executionContext) field_Mutation_resetOrderAccess_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_resumeMembership_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_retryWebhookEvent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6661,6 +7214,20 @@ func (ec *executionContext) field_Query_licenseKey_args(ctx context.Context, raw
 }
 
 func (ec *executionContext) field_Query_listing_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_membership_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -7462,6 +8029,82 @@ func (ec *executionContext) fieldContext_Account_listings(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Account_listings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_membershipStats(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_membershipStats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Account().MembershipStats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MembershipStats) graphql.Marshaler {
+			return ec.marshalNMembershipStats2ᚖcommerceᚋgraphᚋmodelᚐMembershipStats(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_membershipStats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MembershipStats(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Account_memberships(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_memberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Memberships(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.MembershipStatus), fc.Args["listing"].(*string), fc.Args["customer"].(*string), fc.Args["buyerEmail"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MembershipConnection) graphql.Marshaler {
+			return ec.marshalOMembershipConnection2ᚖcommerceᚋgraphᚋmodelᚐMembershipConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_memberships(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MembershipConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_memberships_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13028,6 +13671,75 @@ func (ec *executionContext) fieldContext_Listing_access(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Listing_billing(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_billing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Billing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ListingBilling) graphql.Marshaler {
+			return ec.marshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_billing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type ListingBilling does not have child fields"))
+}
+
+func (ec *executionContext) _Listing_interval(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_interval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MembershipInterval) graphql.Marshaler {
+			return ec.marshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type MembershipInterval does not have child fields"))
+}
+
+func (ec *executionContext) _Listing_trialDays(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Listing_trialDays(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrialDays, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Listing_trialDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Listing", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Listing_utmSource(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13616,6 +14328,762 @@ func (ec *executionContext) _McpCall_arguments(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_McpCall_arguments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("McpCall", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_object(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_id(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_listingId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_listingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_listingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_customerId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_customerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_customerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_buyerEmail(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_buyerEmail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BuyerEmail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_buyerEmail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_status(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MembershipStatus) graphql.Marshaler {
+			return ec.marshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type MembershipStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_interval(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_interval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MembershipInterval) graphql.Marshaler {
+			return ec.marshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type MembershipInterval does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_amount(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_currency(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_currentPeriodStart(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_currentPeriodStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_currentPeriodStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_currentPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_currentPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_trialEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_trialEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrialEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_trialEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_cancelAtPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_cancelAtPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelAtPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_cancelAtPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_canceledAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_canceledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanceledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_canceledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_endedAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_endedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_endedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_endedReason(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_endedReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MembershipEndedReason) graphql.Marshaler {
+			return ec.marshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_endedReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type MembershipEndedReason does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_latestOrderId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_latestOrderId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LatestOrderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_latestOrderId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_ordersCount(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_ordersCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrdersCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_ordersCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Membership", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Membership_listing(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_listing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Membership().Listing(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_listing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Membership",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Listing(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Membership_customer(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_customer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Membership().Customer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Customer) graphql.Marshaler {
+			return ec.marshalOCustomer2ᚖcommerceᚋgraphᚋmodelᚐCustomer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_customer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Membership",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Customer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Membership_orders(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Membership_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Membership().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
+			return ec.marshalNOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Membership_orders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Membership",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrderConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Membership_orders_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MembershipConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MembershipConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MembershipEdge) graphql.Marshaler {
+			return ec.marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MembershipConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MembershipEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MembershipConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MembershipConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MembershipConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MembershipEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MembershipEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MembershipEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MembershipEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+			return ec.marshalNMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MembershipEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Membership(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MembershipStats_mrr(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_mrr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mrr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_mrr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MembershipStats_activeMemberships(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_activeMemberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActiveMemberships, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_activeMemberships(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MembershipStats_currency(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MembershipStats_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MembershipStats_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MembershipStats", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_createApiKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -14983,6 +16451,94 @@ func (ec *executionContext) fieldContext_Mutation_removeAllDeliverables(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_cancelMembership(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelMembership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelMembership(ctx, fc.Args["id"].(string), fc.Args["atPeriodEnd"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+			return ec.marshalOMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelMembership(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Membership(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelMembership_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_resumeMembership(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_resumeMembership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ResumeMembership(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+			return ec.marshalOMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_resumeMembership(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Membership(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_resumeMembership_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_fulfillOrder(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16169,6 +17725,84 @@ func (ec *executionContext) fieldContext_Order_access(_ context.Context, field g
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrderAccess(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Order_membershipId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_membershipId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MembershipID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_membershipId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Order_billingReason(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_billingReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingReason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BillingReason) graphql.Marshaler {
+			return ec.marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_billingReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type BillingReason does not have child fields"))
+}
+
+func (ec *executionContext) _Order_membership(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_membership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Order().Membership(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+			return ec.marshalOMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_membership(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Order",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Membership(ctx, field)
 		},
 	}
 	return fc, nil
@@ -17862,6 +19496,50 @@ func (ec *executionContext) fieldContext_Query_listing(ctx context.Context, fiel
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_listing_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_membership(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_membership(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Membership(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+			return ec.marshalOMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_membership(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Membership(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_membership_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21289,7 +22967,7 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "deliverables", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access", "billing", "interval", "trialDays"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -21422,6 +23100,27 @@ func (ec *executionContext) unmarshalInputCreateListingInput(ctx context.Context
 				return it, err
 			}
 			it.Access = data
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "interval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interval"))
+			data, err := ec.unmarshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interval = data
+		case "trialDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialDays = data
 		}
 	}
 	return it, nil
@@ -21934,7 +23633,7 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access", "status"}
+	fieldsInOrder := [...]string{"title", "price", "pricing", "suggestedPrice", "maximumPrice", "description", "slug", "cover", "coverBlur", "checkoutSchema", "utmSource", "utmMedium", "utmCampaign", "metadata", "externalDelivery", "license", "access", "billing", "interval", "trialDays", "status"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -22060,6 +23759,27 @@ func (ec *executionContext) unmarshalInputUpdateListingInput(ctx context.Context
 				return it, err
 			}
 			it.Access = graphql.OmittableOf(data)
+		case "billing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billing"))
+			data, err := ec.unmarshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Billing = data
+		case "interval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interval"))
+			data, err := ec.unmarshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interval = data
+		case "trialDays":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialDays"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialDays = data
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
 			data, err := ec.unmarshalOListingStatus2ᚖcommerceᚋgraphᚋmodelᚐListingStatus(ctx, v)
@@ -22241,6 +23961,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Order(ctx, sel, obj)
+	case *model.Membership:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Membership(ctx, sel, obj)
 	case *model.Listing:
 		if obj == nil {
 			return graphql.Null
@@ -22525,6 +24250,82 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 					}
 				}()
 				res = ec._Account_listings(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "membershipStats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_membershipStats(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "memberships":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_memberships(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -25125,6 +26926,21 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "billing":
+			out.Values[i] = ec._Listing_billing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "interval":
+			out.Values[i] = ec._Listing_interval(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trialDays":
+			out.Values[i] = ec._Listing_trialDays(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "utmSource":
 			out.Values[i] = ec._Listing_utmSource(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -25487,6 +27303,387 @@ func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var membershipImplementors = []string{"Membership", "Node"}
+
+func (ec *executionContext) _Membership(ctx context.Context, sel ast.SelectionSet, obj *model.Membership) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, membershipImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Membership")
+		case "object":
+			out.Values[i] = ec._Membership_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "id":
+			out.Values[i] = ec._Membership_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "listingId":
+			out.Values[i] = ec._Membership_listingId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerId":
+			out.Values[i] = ec._Membership_customerId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "buyerEmail":
+			out.Values[i] = ec._Membership_buyerEmail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Membership_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "interval":
+			out.Values[i] = ec._Membership_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._Membership_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Membership_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currentPeriodStart":
+			out.Values[i] = ec._Membership_currentPeriodStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currentPeriodEnd":
+			out.Values[i] = ec._Membership_currentPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trialEnd":
+			out.Values[i] = ec._Membership_trialEnd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelAtPeriodEnd":
+			out.Values[i] = ec._Membership_cancelAtPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "canceledAt":
+			out.Values[i] = ec._Membership_canceledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endedAt":
+			out.Values[i] = ec._Membership_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endedReason":
+			out.Values[i] = ec._Membership_endedReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "latestOrderId":
+			out.Values[i] = ec._Membership_latestOrderId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ordersCount":
+			out.Values[i] = ec._Membership_ordersCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Membership_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Membership_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "listing":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Membership_listing(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "customer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Membership_customer(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "orders":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Membership_orders(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var membershipConnectionImplementors = []string{"MembershipConnection"}
+
+func (ec *executionContext) _MembershipConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, membershipConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MembershipConnection")
+		case "edges":
+			out.Values[i] = ec._MembershipConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MembershipConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var membershipEdgeImplementors = []string{"MembershipEdge"}
+
+func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, membershipEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MembershipEdge")
+		case "cursor":
+			out.Values[i] = ec._MembershipEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MembershipEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var membershipStatsImplementors = []string{"MembershipStats"}
+
+func (ec *executionContext) _MembershipStats(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipStats) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, membershipStatsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MembershipStats")
+		case "mrr":
+			out.Values[i] = ec._MembershipStats_mrr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activeMemberships":
+			out.Values[i] = ec._MembershipStats_activeMemberships(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._MembershipStats_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -25734,6 +27931,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "removeAllDeliverables":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeAllDeliverables(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cancelMembership":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelMembership(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "resumeMembership":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_resumeMembership(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -26065,6 +28276,54 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "membershipId":
+			out.Values[i] = ec._Order_membershipId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billingReason":
+			out.Values[i] = ec._Order_billingReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "membership":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Order_membership(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "listing":
 			field := field
 
@@ -27095,6 +29354,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_listing(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "membership":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_membership(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -29231,24 +31512,36 @@ func (ec *executionContext) marshalNEventType2commerceᚋgraphᚋmodelᚐEventTy
 
 var (
 	unmarshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
-		"ORDER_PAID":              model.EventTypeOrderPaid,
-		"ORDER_FULFILLED":         model.EventTypeOrderFulfilled,
-		"ORDER_REFUNDED":          model.EventTypeOrderRefunded,
-		"ORDER_DISPUTED":          model.EventTypeOrderDisputed,
-		"ORDER_DISPUTE_CLOSED":    model.EventTypeOrderDisputeClosed,
-		"ORDER_CANCELED":          model.EventTypeOrderCanceled,
-		"LICENSE_KEY_ACTIVATED":   model.EventTypeLicenseKeyActivated,
-		"LICENSE_KEY_DEACTIVATED": model.EventTypeLicenseKeyDeactivated,
+		"ORDER_PAID":                model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":           model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":            model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":            model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED":      model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":            model.EventTypeOrderCanceled,
+		"LICENSE_KEY_ACTIVATED":     model.EventTypeLicenseKeyActivated,
+		"LICENSE_KEY_DEACTIVATED":   model.EventTypeLicenseKeyDeactivated,
+		"MEMBERSHIP_CREATED":        model.EventTypeMembershipCreated,
+		"MEMBERSHIP_RENEWED":        model.EventTypeMembershipRenewed,
+		"MEMBERSHIP_PAYMENT_FAILED": model.EventTypeMembershipPaymentFailed,
+		"MEMBERSHIP_CANCELED":       model.EventTypeMembershipCanceled,
+		"MEMBERSHIP_RESUMED":        model.EventTypeMembershipResumed,
+		"MEMBERSHIP_ENDED":          model.EventTypeMembershipEnded,
 	}
 	marshalNEventType2commerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
-		model.EventTypeOrderPaid:             "ORDER_PAID",
-		model.EventTypeOrderFulfilled:        "ORDER_FULFILLED",
-		model.EventTypeOrderRefunded:         "ORDER_REFUNDED",
-		model.EventTypeOrderDisputed:         "ORDER_DISPUTED",
-		model.EventTypeOrderDisputeClosed:    "ORDER_DISPUTE_CLOSED",
-		model.EventTypeOrderCanceled:         "ORDER_CANCELED",
-		model.EventTypeLicenseKeyActivated:   "LICENSE_KEY_ACTIVATED",
-		model.EventTypeLicenseKeyDeactivated: "LICENSE_KEY_DEACTIVATED",
+		model.EventTypeOrderPaid:               "ORDER_PAID",
+		model.EventTypeOrderFulfilled:          "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:           "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:           "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed:      "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:           "ORDER_CANCELED",
+		model.EventTypeLicenseKeyActivated:     "LICENSE_KEY_ACTIVATED",
+		model.EventTypeLicenseKeyDeactivated:   "LICENSE_KEY_DEACTIVATED",
+		model.EventTypeMembershipCreated:       "MEMBERSHIP_CREATED",
+		model.EventTypeMembershipRenewed:       "MEMBERSHIP_RENEWED",
+		model.EventTypeMembershipPaymentFailed: "MEMBERSHIP_PAYMENT_FAILED",
+		model.EventTypeMembershipCanceled:      "MEMBERSHIP_CANCELED",
+		model.EventTypeMembershipResumed:       "MEMBERSHIP_RESUMED",
+		model.EventTypeMembershipEnded:         "MEMBERSHIP_ENDED",
 	}
 )
 
@@ -29605,6 +31898,34 @@ func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 	return ec._Listing(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling(ctx context.Context, v any) (model.ListingBilling, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling(ctx context.Context, sel ast.SelectionSet, v model.ListingBilling) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling = map[string]model.ListingBilling{
+		"ONE_TIME":   model.ListingBillingOneTime,
+		"MEMBERSHIP": model.ListingBillingMembership,
+	}
+	marshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling = map[model.ListingBilling]string{
+		model.ListingBillingOneTime:    "ONE_TIME",
+		model.ListingBillingMembership: "MEMBERSHIP",
+	}
+)
+
 func (ec *executionContext) marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -29731,6 +32052,114 @@ func (ec *executionContext) marshalNMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCal
 	return ec._McpCall(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx context.Context, sel ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Membership(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MembershipEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMembershipEdge2ᚖcommerceᚋgraphᚋmodelᚐMembershipEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMembershipEdge2ᚖcommerceᚋgraphᚋmodelᚐMembershipEdge(ctx context.Context, sel ast.SelectionSet, v *model.MembershipEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MembershipEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval(ctx context.Context, v any) (model.MembershipInterval, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval(ctx context.Context, sel ast.SelectionSet, v model.MembershipInterval) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval = map[string]model.MembershipInterval{
+		"MONTH": model.MembershipIntervalMonth,
+		"YEAR":  model.MembershipIntervalYear,
+	}
+	marshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval = map[model.MembershipInterval]string{
+		model.MembershipIntervalMonth: "MONTH",
+		model.MembershipIntervalYear:  "YEAR",
+	}
+)
+
+func (ec *executionContext) marshalNMembershipStats2ᚖcommerceᚋgraphᚋmodelᚐMembershipStats(ctx context.Context, sel ast.SelectionSet, v *model.MembershipStats) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MembershipStats(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus(ctx context.Context, v any) (model.MembershipStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus(ctx context.Context, sel ast.SelectionSet, v model.MembershipStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus = map[string]model.MembershipStatus{
+		"TRIALING": model.MembershipStatusTrialing,
+		"ACTIVE":   model.MembershipStatusActive,
+		"PAST_DUE": model.MembershipStatusPastDue,
+		"CANCELED": model.MembershipStatusCanceled,
+		"ENDED":    model.MembershipStatusEnded,
+	}
+	marshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus = map[model.MembershipStatus]string{
+		model.MembershipStatusTrialing: "TRIALING",
+		model.MembershipStatusActive:   "ACTIVE",
+		model.MembershipStatusPastDue:  "PAST_DUE",
+		model.MembershipStatusCanceled: "CANCELED",
+		model.MembershipStatusEnded:    "ENDED",
+	}
+)
+
 func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ctx context.Context, sel ast.SelectionSet, v *model.Order) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -29739,6 +32168,16 @@ func (ec *executionContext) marshalNOrder2ᚖcommerceᚋgraphᚋmodelᚐOrder(ct
 		return graphql.Null
 	}
 	return ec._Order(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNOrderConnection2ᚖcommerceᚋgraphᚋmodelᚐOrderConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._OrderConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType(ctx context.Context, v any) (model.OrderContentType, error) {
@@ -30623,6 +33062,36 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason(ctx context.Context, v any) (*model.BillingReason, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason(ctx context.Context, sel ast.SelectionSet, v *model.BillingReason) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[*v])
+	return res
+}
+
+var (
+	unmarshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason = map[string]model.BillingReason{
+		"MEMBERSHIP_CREATE": model.BillingReasonMembershipCreate,
+		"MEMBERSHIP_CYCLE":  model.BillingReasonMembershipCycle,
+	}
+	marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason = map[model.BillingReason]string{
+		model.BillingReasonMembershipCreate: "MEMBERSHIP_CREATE",
+		model.BillingReasonMembershipCycle:  "MEMBERSHIP_CYCLE",
+	}
+)
+
 func (ec *executionContext) marshalOBillingSubscription2ᚖcommerceᚋgraphᚋmodelᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *model.BillingSubscription) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -30974,24 +33443,36 @@ func (ec *executionContext) marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEven
 
 var (
 	unmarshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[string]model.EventType{
-		"ORDER_PAID":              model.EventTypeOrderPaid,
-		"ORDER_FULFILLED":         model.EventTypeOrderFulfilled,
-		"ORDER_REFUNDED":          model.EventTypeOrderRefunded,
-		"ORDER_DISPUTED":          model.EventTypeOrderDisputed,
-		"ORDER_DISPUTE_CLOSED":    model.EventTypeOrderDisputeClosed,
-		"ORDER_CANCELED":          model.EventTypeOrderCanceled,
-		"LICENSE_KEY_ACTIVATED":   model.EventTypeLicenseKeyActivated,
-		"LICENSE_KEY_DEACTIVATED": model.EventTypeLicenseKeyDeactivated,
+		"ORDER_PAID":                model.EventTypeOrderPaid,
+		"ORDER_FULFILLED":           model.EventTypeOrderFulfilled,
+		"ORDER_REFUNDED":            model.EventTypeOrderRefunded,
+		"ORDER_DISPUTED":            model.EventTypeOrderDisputed,
+		"ORDER_DISPUTE_CLOSED":      model.EventTypeOrderDisputeClosed,
+		"ORDER_CANCELED":            model.EventTypeOrderCanceled,
+		"LICENSE_KEY_ACTIVATED":     model.EventTypeLicenseKeyActivated,
+		"LICENSE_KEY_DEACTIVATED":   model.EventTypeLicenseKeyDeactivated,
+		"MEMBERSHIP_CREATED":        model.EventTypeMembershipCreated,
+		"MEMBERSHIP_RENEWED":        model.EventTypeMembershipRenewed,
+		"MEMBERSHIP_PAYMENT_FAILED": model.EventTypeMembershipPaymentFailed,
+		"MEMBERSHIP_CANCELED":       model.EventTypeMembershipCanceled,
+		"MEMBERSHIP_RESUMED":        model.EventTypeMembershipResumed,
+		"MEMBERSHIP_ENDED":          model.EventTypeMembershipEnded,
 	}
 	marshalOEventType2ᚖcommerceᚋgraphᚋmodelᚐEventType = map[model.EventType]string{
-		model.EventTypeOrderPaid:             "ORDER_PAID",
-		model.EventTypeOrderFulfilled:        "ORDER_FULFILLED",
-		model.EventTypeOrderRefunded:         "ORDER_REFUNDED",
-		model.EventTypeOrderDisputed:         "ORDER_DISPUTED",
-		model.EventTypeOrderDisputeClosed:    "ORDER_DISPUTE_CLOSED",
-		model.EventTypeOrderCanceled:         "ORDER_CANCELED",
-		model.EventTypeLicenseKeyActivated:   "LICENSE_KEY_ACTIVATED",
-		model.EventTypeLicenseKeyDeactivated: "LICENSE_KEY_DEACTIVATED",
+		model.EventTypeOrderPaid:               "ORDER_PAID",
+		model.EventTypeOrderFulfilled:          "ORDER_FULFILLED",
+		model.EventTypeOrderRefunded:           "ORDER_REFUNDED",
+		model.EventTypeOrderDisputed:           "ORDER_DISPUTED",
+		model.EventTypeOrderDisputeClosed:      "ORDER_DISPUTE_CLOSED",
+		model.EventTypeOrderCanceled:           "ORDER_CANCELED",
+		model.EventTypeLicenseKeyActivated:     "LICENSE_KEY_ACTIVATED",
+		model.EventTypeLicenseKeyDeactivated:   "LICENSE_KEY_DEACTIVATED",
+		model.EventTypeMembershipCreated:       "MEMBERSHIP_CREATED",
+		model.EventTypeMembershipRenewed:       "MEMBERSHIP_RENEWED",
+		model.EventTypeMembershipPaymentFailed: "MEMBERSHIP_PAYMENT_FAILED",
+		model.EventTypeMembershipCanceled:      "MEMBERSHIP_CANCELED",
+		model.EventTypeMembershipResumed:       "MEMBERSHIP_RESUMED",
+		model.EventTypeMembershipEnded:         "MEMBERSHIP_ENDED",
 	}
 )
 
@@ -31245,6 +33726,36 @@ func (ec *executionContext) unmarshalOListingAccessInput2ᚖcommerceᚋgraphᚋm
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling(ctx context.Context, v any) (*model.ListingBilling, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling(ctx context.Context, sel ast.SelectionSet, v *model.ListingBilling) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling[*v])
+	return res
+}
+
+var (
+	unmarshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling = map[string]model.ListingBilling{
+		"ONE_TIME":   model.ListingBillingOneTime,
+		"MEMBERSHIP": model.ListingBillingMembership,
+	}
+	marshalOListingBilling2ᚖcommerceᚋgraphᚋmodelᚐListingBilling = map[model.ListingBilling]string{
+		model.ListingBillingOneTime:    "ONE_TIME",
+		model.ListingBillingMembership: "MEMBERSHIP",
+	}
+)
+
 func (ec *executionContext) marshalOListingConnection2ᚖcommerceᚋgraphᚋmodelᚐListingConnection(ctx context.Context, sel ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -31345,6 +33856,120 @@ func (ec *executionContext) marshalOMcpCall2ᚖcommerceᚋgraphᚋmodelᚐMCPCal
 	}
 	return ec._McpCall(ctx, sel, v)
 }
+
+func (ec *executionContext) marshalOMembership2ᚖcommerceᚋgraphᚋmodelᚐMembership(ctx context.Context, sel ast.SelectionSet, v *model.Membership) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Membership(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMembershipConnection2ᚖcommerceᚋgraphᚋmodelᚐMembershipConnection(ctx context.Context, sel ast.SelectionSet, v *model.MembershipConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MembershipConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason(ctx context.Context, v any) (*model.MembershipEndedReason, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason(ctx context.Context, sel ast.SelectionSet, v *model.MembershipEndedReason) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason[*v])
+	return res
+}
+
+var (
+	unmarshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason = map[string]model.MembershipEndedReason{
+		"CANCELED":       model.MembershipEndedReasonCanceled,
+		"PAYMENT_FAILED": model.MembershipEndedReasonPaymentFailed,
+		"REFUNDED":       model.MembershipEndedReasonRefunded,
+		"DISPUTE_LOST":   model.MembershipEndedReasonDisputeLost,
+	}
+	marshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason = map[model.MembershipEndedReason]string{
+		model.MembershipEndedReasonCanceled:      "CANCELED",
+		model.MembershipEndedReasonPaymentFailed: "PAYMENT_FAILED",
+		model.MembershipEndedReasonRefunded:      "REFUNDED",
+		model.MembershipEndedReasonDisputeLost:   "DISPUTE_LOST",
+	}
+)
+
+func (ec *executionContext) unmarshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval(ctx context.Context, v any) (*model.MembershipInterval, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval(ctx context.Context, sel ast.SelectionSet, v *model.MembershipInterval) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval[*v])
+	return res
+}
+
+var (
+	unmarshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval = map[string]model.MembershipInterval{
+		"MONTH": model.MembershipIntervalMonth,
+		"YEAR":  model.MembershipIntervalYear,
+	}
+	marshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval = map[model.MembershipInterval]string{
+		model.MembershipIntervalMonth: "MONTH",
+		model.MembershipIntervalYear:  "YEAR",
+	}
+)
+
+func (ec *executionContext) unmarshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus(ctx context.Context, v any) (*model.MembershipStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus(ctx context.Context, sel ast.SelectionSet, v *model.MembershipStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus = map[string]model.MembershipStatus{
+		"TRIALING": model.MembershipStatusTrialing,
+		"ACTIVE":   model.MembershipStatusActive,
+		"PAST_DUE": model.MembershipStatusPastDue,
+		"CANCELED": model.MembershipStatusCanceled,
+		"ENDED":    model.MembershipStatusEnded,
+	}
+	marshalOMembershipStatus2ᚖcommerceᚋgraphᚋmodelᚐMembershipStatus = map[model.MembershipStatus]string{
+		model.MembershipStatusTrialing: "TRIALING",
+		model.MembershipStatusActive:   "ACTIVE",
+		model.MembershipStatusPastDue:  "PAST_DUE",
+		model.MembershipStatusCanceled: "CANCELED",
+		model.MembershipStatusEnded:    "ENDED",
+	}
+)
 
 func (ec *executionContext) marshalONode2commerceᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
 	if v == nil {

@@ -29,7 +29,8 @@ type mailTemplate struct {
 var templates = func() map[string]mailTemplate {
 	ts := map[string]mailTemplate{}
 	for _, name := range []string{TemplatePasscode, TemplateDownloadLink, TemplateSellerOrderAlert,
-		TemplateWebhookWarning, TemplateWebhookDisabled, TemplateWebhookRecovered, TemplateLibrarySignIn} {
+		TemplateWebhookWarning, TemplateWebhookDisabled, TemplateWebhookRecovered, TemplateLibrarySignIn,
+		TemplateMembershipReceipt, TemplateMembershipPaymentFailed, TemplateMembershipCanceled, TemplateMembershipEnded} {
 		ts[name] = mailTemplate{
 			text: texttemplate.Must(texttemplate.ParseFS(templateFiles, "templates/"+name+".txt")),
 			html: htmltemplate.Must(htmltemplate.ParseFS(templateFiles, "templates/layout.html", "templates/partials/*.html", "templates/"+name+".html")),

@@ -131,6 +131,9 @@ func (s *Site) showLibrary(w http.ResponseWriter, r *http.Request, slug string) 
 		return
 	}
 	p.Freed = q.Get("freed") == "1"
+	if id := q.Get("membership"); id != "" {
+		p.Announce(id, q.Get("done"))
+	}
 	d := libraryData{LibraryPage: p, Title: "Your purchases", Scoped: sess.AccountID != nil, Nonce: nonce()}
 	if p.Store != nil {
 		d.Title = "Your purchases from " + p.Store.Name
@@ -138,7 +141,9 @@ func (s *Site) showLibrary(w http.ResponseWriter, r *http.Request, slug string) 
 	h := w.Header()
 	// The page links download pages, whose URLs are the buyer's secret.
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+d.Nonce+"'")
+	// form-action allows https: as the product page's does: Update payment
+	// method posts here and is redirected to the processor's page.
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+d.Nonce+"'")
 	s.render(w, r, http.StatusOK, "library.html", d)
 }
 

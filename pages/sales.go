@@ -207,6 +207,17 @@ func (s *Site) gone(w http.ResponseWriter, r *http.Request, msg string) {
 	s.render(w, r, http.StatusGone, "message.html", map[string]any{"Title": "Gone", "Message": msg, "Status": http.StatusGone})
 }
 
+// goneText is what a 410 of err says: a membership's end says when, why
+// and how to buy it again (resolvers.MembershipEndedError); anything else
+// says def.
+func goneText(err error, def string) string {
+	var ended *resolvers.MembershipEndedError
+	if errors.As(err, &ended) {
+		return ended.Message
+	}
+	return def
+}
+
 // downloadData is the download page with the nonce of its script (the
 // license keys' Copy button).
 type downloadData struct {
@@ -227,7 +238,7 @@ func (s *Site) renderDownload(w http.ResponseWriter, r *http.Request, status int
 func (s *Site) download(w http.ResponseWriter, r *http.Request) {
 	p, err := s.Resolver.Download(r.Context(), chi.URLParam(r, "token"))
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		s.gone(w, r, goneText(err, "This download link no longer works: the purchase was refunded or its payment was reversed."))
 		return
 	}
 	if err != nil {
@@ -248,7 +259,7 @@ func (s *Site) review(w http.ResponseWriter, r *http.Request) {
 	token := chi.URLParam(r, "token")
 	p, err := s.Resolver.SubmitReview(r.Context(), token, r.PostForm.Get("rating"), r.PostForm.Get("text"))
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		s.gone(w, r, goneText(err, "This download link no longer works: the purchase was refunded or its payment was reversed."))
 		return
 	}
 	if err != nil {
@@ -267,7 +278,7 @@ func (s *Site) downloadItem(w http.ResponseWriter, r *http.Request) {
 	c, err := s.Resolver.DownloadDeliverable(r.Context(), chi.URLParam(r, "token"), chi.URLParam(r, "deliverable_id"),
 		resolvers.DownloadRequest{Head: r.Method == http.MethodHead, Range: r.Header.Get("Range")})
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This content is no longer available.")
+		s.gone(w, r, goneText(err, "This content is no longer available."))
 		return
 	}
 	if s.accessClosed(w, r, err) {
@@ -363,7 +374,7 @@ func (s *Site) deactivateDevice(w http.ResponseWriter, r *http.Request) {
 	token, keyID := chi.URLParam(r, "token"), chi.URLParam(r, "license_key_id")
 	err := s.Resolver.DeactivateFromDownload(r.Context(), token, keyID, r.PostForm.Get("activation_id"))
 	if errors.Is(err, resolvers.ErrGone) {
-		s.gone(w, r, "This download link no longer works: the purchase was refunded or its payment was reversed.")
+		s.gone(w, r, goneText(err, "This download link no longer works: the purchase was refunded or its payment was reversed."))
 		return
 	}
 	if err != nil {

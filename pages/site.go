@@ -20,6 +20,9 @@ import (
 type Site struct {
 	Resolver *resolvers.Resolver
 	Log      *slog.Logger
+	// Problems renders an error as a problem document (RFC 9457), for the
+	// sandbox's JSON routes; nil renders it as a page.
+	Problems func(http.ResponseWriter, *http.Request, error)
 }
 
 // Routes registers the pages on r.
@@ -36,12 +39,14 @@ func (s *Site) Routes(r chi.Router) {
 	r.Get("/d/{token}", s.download)
 	r.Post("/d/{token}/review", s.review)
 	s.libraryRoutes(r)
+	s.membershipRoutes(r)
 	r.Post("/d/{token}/licenses/{license_key_id}/deactivate", s.deactivateDevice)
 	r.Get("/d/{token}/{deliverable_id}", s.downloadItem)
 	r.Get("/files/*", s.file)
 	r.Get("/sandbox/checkout/{session_id}", s.sandboxCheckout)
 	r.Post("/sandbox/checkout/{session_id}", s.sandboxCheckoutSubmit)
 	r.Post("/sandbox/orders/{order_id}/dispute", s.sandboxDispute)
+	r.Post("/sandbox/memberships/{id}/advance", s.sandboxAdvance)
 	r.Get("/sandbox/billing/{token}", s.sandboxBilling)
 	r.Post("/sandbox/billing/{token}", s.sandboxBillingSubmit)
 	r.Post("/sandbox/accounts/{account_id}/billing", s.sandboxAccountBilling)

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -32,4 +33,19 @@ func FeeRate(plan string) (string, bool) {
 		frac += "0"
 	}
 	return strconv.FormatInt(bp/10000, 10) + "." + frac, true
+}
+
+// FeePercent is a plan's fee rate in percent, as a processor that bills
+// renewals itself takes it (Stripe's application_fee_percent): "15", "5",
+// "2.5"; false for an unknown plan.
+func FeePercent(plan string) (string, bool) {
+	bp, ok := feeBasisPoints[plan]
+	if !ok {
+		return "", false
+	}
+	s := strconv.FormatInt(bp/100, 10)
+	if frac := strings.TrimRight(fmt.Sprintf("%02d", bp%100), "0"); frac != "" {
+		s += "." + frac
+	}
+	return s, true
 }

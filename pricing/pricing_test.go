@@ -257,3 +257,13 @@ func TestReceiptOf(t *testing.T) {
 		})
 	}
 }
+
+func TestFeePercent(t *testing.T) {
+	for plan, want := range map[string]string{"free": "15", "growth": "5", "scale": "3"} {
+		got, ok := FeePercent(plan)
+		require.True(t, ok, plan)
+		require.Equal(t, want, got, plan)
+	}
+	_, ok := FeePercent("platinum")
+	require.False(t, ok)
+}

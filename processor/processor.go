@@ -49,6 +49,14 @@ const (
 	GraceExpired EventType = "grace.expired"
 	// SubscriptionChanged: a subscription was created, updated or deleted.
 	SubscriptionChanged EventType = "subscription.changed"
+	// MembershipRenewalPaid: a membership's renewal invoice was paid (the
+	// processor renews the membership itself: Stripe Billing).
+	MembershipRenewalPaid EventType = "membership.renewal_paid"
+	// MembershipRenewalFailed: a membership's renewal invoice failed.
+	MembershipRenewalFailed EventType = "membership.renewal_failed"
+	// MembershipChanged: a membership's subscription was updated or
+	// deleted at the processor.
+	MembershipChanged EventType = "membership.changed"
 	// Ignored: a verified event of a type the service does not handle; it is
 	// acknowledged and otherwise left alone.
 	Ignored EventType = "ignored"
@@ -69,6 +77,12 @@ type Payment struct {
 	// (PaymentSucceeded), "" when the event does not say. An order started
 	// without the buyer's email takes it (the checkout API).
 	BuyerEmail string
+	// PaymentMethod is the payment method the checkout of a membership
+	// stored (the sandbox's), SubscriptionID and CustomerID the
+	// subscription and customer it created (Stripe's); "" otherwise.
+	PaymentMethod  string
+	SubscriptionID string
+	CustomerID     string
 }
 
 // Dispute states (order dispute_status).
@@ -104,6 +118,31 @@ type CheckoutRequest struct {
 	// APIKey, when set, is the seller's test key: the checkout runs in the
 	// processor's test mode.
 	APIKey string
+	// Membership, when set, makes the checkout a membership's (CONTRACT
+	// §26): the payment method is stored for the renewals; Amount is the
+	// first period's (0 with a trial: nothing is charged now) and
+	// Membership.PeriodAmount every later period's.
+	Membership *MembershipTerms
+}
+
+// MembershipTerms are a membership checkout's billing.
+type MembershipTerms struct {
+	// Interval is "month" or "year".
+	Interval string
+	// TrialDays is the free trial (0: none).
+	TrialDays int
+	// PeriodAmount is what each period after the first costs.
+	PeriodAmount int64
+	// FirstPaidAmount is what the first paid period costs: Amount without
+	// a trial, the first renewal's with one. Below PeriodAmount when a
+	// discount code takes it (CONTRACT §26: a code takes the first paid
+	// period only).
+	FirstPaidAmount int64
+	// FeePercent is the platform's fee rate in percent ("5", "15"), for
+	// processors that bill renewals themselves.
+	FeePercent string
+	// MembershipID is the membership the checkout creates (mem_…).
+	MembershipID string
 }
 
 // CheckoutSession is where the buyer pays.
@@ -122,6 +161,10 @@ type RefundRequest struct {
 	Amount             int64
 	// APIKey is the test key the order's checkout used ("" for live).
 	APIKey string
+	// MembershipID is the membership of the order (one of its periods),
+	// "" for a one-time order. Stripe charges a membership's periods on
+	// the connected account, not the platform, and refunds them there.
+	MembershipID string
 }
 
 // AccountStatus is the state of a connected account as the processor reports it.
@@ -151,10 +194,18 @@ type Event struct {
 	Dispute *Dispute
 	// Billing is set for the plan, renewal, grace and subscription events.
 	Billing *Billing
+	// Membership is set for the membership events.
+	Membership *MembershipEvent
 	// TestAccountID is set on an event from a seller's test account (test
 	// mode): it may change only that account's test-mode orders. Events
 	// without it never change a test-mode order.
 	TestAccountID string
+	// ConnectedAccountID is the seller's connected account (acct_…) an
+	// event happened on, for the events the processor reports from there
+	// (Stripe: a membership's checkout, invoices, subscription and the
+	// refunds and disputes of its charges); "" for the platform's own. Such
+	// an event is about that seller's orders and memberships only.
+	ConnectedAccountID string
 }
 
 // Subscription states as the service names them (account subscription.status).
@@ -237,6 +288,16 @@ type Processor interface {
 	// CancelSubscription cancels a subscription at once. Canceling one that
 	// is already canceled succeeds.
 	CancelSubscription(ctx context.Context, subscriptionID string) error
+	// ChargeMembership charges one renewal attempt of a membership to its
+	// stored payment method, idempotently per IdempotencyKey. A processor
+	// that renews memberships itself returns ErrRenewsItself.
+	ChargeMembership(ctx context.Context, c MembershipCharge) (ChargeResult, error)
+	// UpdateMembership cancels, resumes or ends a membership's subscription
+	// at the processor (nothing to do for the sandbox).
+	UpdateMembership(ctx context.Context, u MembershipUpdate) error
+	// PaymentMethodURL is where the buyer updates a membership's payment
+	// method (the sandbox's page; Stripe's customer portal).
+	PaymentMethodURL(ctx context.Context, req PaymentMethodRequest) (string, error)
 	// RegisterTestEndpoint registers, with a seller's test key, a webhook
 	// endpoint at url on the seller's own test account for the payment
 	// events of test-mode checkouts, and returns it with its signing secret.
@@ -261,6 +322,90 @@ type TestEndpoint struct {
 	ID     string
 	Secret string
 }
+
+// MembershipEvent identifies a membership's subscription in a membership
+// event, with what the processor says of it.
+type MembershipEvent struct {
+	// MembershipID is the service's membership id (mem_…) from the
+	// subscription's metadata; SubscriptionID the processor's.
+	MembershipID   string
+	SubscriptionID string
+	CustomerID     string
+	// InvoiceID, PaymentIntentID, Amount and Currency (lowercase) are the
+	// renewal invoice's (MembershipRenewalPaid and MembershipRenewalFailed).
+	InvoiceID       string
+	PaymentIntentID string
+	Amount          int64
+	Currency        string
+	// AttemptCount is the invoice's attempts so far; NextAttemptAt when the
+	// processor tries again (nil: it will not).
+	AttemptCount  int
+	NextAttemptAt *time.Time
+	// PeriodStart and PeriodEnd are the period the invoice pays, or the
+	// subscription's current period.
+	PeriodStart *time.Time
+	PeriodEnd   *time.Time
+	// Status is the subscription's status as the processor names it
+	// (MembershipChanged); Deleted that it was deleted.
+	Status            string
+	CancelAtPeriodEnd bool
+	Deleted           bool
+}
+
+// MembershipCharge is the charge of one renewal attempt to a membership's
+// stored payment method.
+type MembershipCharge struct {
+	MembershipID string
+	OrderID      string
+	// IdempotencyKey names the attempt: charging it again returns the first
+	// charge's result and charges nothing.
+	IdempotencyKey     string
+	PaymentMethod      string
+	ProcessorAccountID string
+	Amount             int64
+	Currency           string // lowercase
+	PlatformFee        int64
+	// Outcome is the sandbox's advance outcome ("paid" or "failed"; "":
+	// what the payment method does). Other processors ignore it.
+	Outcome string
+	// APIKey is the seller's test key of a test-mode membership ("" live).
+	APIKey string
+}
+
+// ChargeResult is what a renewal charge did.
+type ChargeResult struct {
+	Paid            bool
+	PaymentIntentID string
+	// DeclineMessage says why a charge was declined, for the buyer's mail.
+	DeclineMessage string
+}
+
+// MembershipUpdate changes a membership's subscription at the processor:
+// cancel at the period's end (CancelAtPeriodEnd), resume (its opposite), or
+// end at once (CancelNow).
+type MembershipUpdate struct {
+	MembershipID       string
+	SubscriptionID     string
+	ProcessorAccountID string
+	CancelAtPeriodEnd  bool
+	CancelNow          bool
+	APIKey             string
+}
+
+// PaymentMethodRequest asks where a buyer updates a membership's payment
+// method.
+type PaymentMethodRequest struct {
+	MembershipID       string
+	CustomerID         string
+	ProcessorAccountID string
+	ReturnURL          string
+	APIKey             string
+}
+
+// ErrRenewsItself: the processor renews memberships itself (Stripe
+// Billing) and its invoice events say how each renewal went; the service
+// charges nothing.
+var ErrRenewsItself = errors.New("processor: the processor renews memberships itself")
 
 // ErrTestKeyRefused: the processor refused a seller's test key.
 var ErrTestKeyRefused = errors.New("processor: the test key was refused")

@@ -94,13 +94,18 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 	}
 	data := checkoutData(s.l.CheckoutSchema, in.data, &f)
 	quote := p.quote
-	if quote != nil && quote.Amount == 0 && email == "" && emailOK {
+	// A membership always goes through the processor's checkout, which
+	// stores the payment method its renewals are charged to, even when
+	// nothing is charged now (a trial, a code taking the whole first
+	// period): never the free path.
+	member := s.l.Billing == db.BillingMembership
+	if quote != nil && quote.Amount == 0 && email == "" && emailOK && !member {
 		f.Add("buyer_email", "A free order needs buyer_email: no processor checkout will ask the buyer for it.")
 	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	if quote.Amount == 0 {
+	if quote.Amount == 0 && !member {
 		return r.freeOrder(ctx, s, email, data, quote, p.discount)
 	}
 
@@ -119,10 +124,14 @@ func (r *Resolver) checkout(ctx context.Context, in checkoutInput) (*checkoutRes
 	// payment brings it (markPaid).
 	o := newPendingOrder(s, email, data, testKey != "", quote)
 	o.CheckoutExpiresAt = &cancelAt
+	var terms *processor.MembershipTerms
+	if member {
+		terms = membershipCheckout(s, o, quote)
+	}
 	cs, err := r.Processor.CreateCheckout(ctx, processor.CheckoutRequest{OrderID: o.ID, ProcessorAccountID: *s.acc.ProcessorAccountID,
 		Amount: o.Amount, Currency: strings.ToLower(o.Currency), PlatformFee: o.PlatformFee, ProductName: s.l.Title,
 		BuyerEmail: email, SuccessURL: r.thankYouURL(o), CancelURL: r.BaseURL + "/p/" + s.l.Slug + "?checkout=canceled",
-		ExpiresAt: expiresAt, APIKey: testKey})
+		ExpiresAt: expiresAt, APIKey: testKey, Membership: terms})
 	if err != nil {
 		return nil, fmt.Errorf("create checkout: %w", err)
 	}

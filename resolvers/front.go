@@ -20,6 +20,8 @@ type FrontDoor struct {
 	GraphQLURL string
 	// LicensesDocURL is the guide to license keys for a seller's developer.
 	LicensesDocURL string
+	// MembershipsDocURL is the seller's guide to memberships.
+	MembershipsDocURL string
 	// SandboxMailURL is the sandbox mailbox; empty unless PROCESSOR=sandbox
 	// and no SMTP_URL.
 	SandboxMailURL string
@@ -32,13 +34,14 @@ type FrontDoor struct {
 // FrontDoor returns the landing page's links for this configuration.
 func (r *Resolver) FrontDoor() FrontDoor {
 	f := FrontDoor{
-		ConsoleURL:      strings.TrimRight(r.ConsoleURL, "/") + "/",
-		APIReferenceURL: r.BaseURL + "/docs/api",
-		OpenAPIURL:      r.BaseURL + "/v1/openapi.yaml",
-		GraphQLURL:      r.BaseURL + "/graphql",
-		LicensesDocURL:  r.BaseURL + "/docs/licenses",
-		Sandbox:         r.Processor != nil && r.Processor.Name() == processor.Sandbox,
-		Version:         r.Version,
+		ConsoleURL:        strings.TrimRight(r.ConsoleURL, "/") + "/",
+		APIReferenceURL:   r.BaseURL + "/docs/api",
+		OpenAPIURL:        r.BaseURL + "/v1/openapi.yaml",
+		GraphQLURL:        r.BaseURL + "/graphql",
+		LicensesDocURL:    r.BaseURL + "/docs/licenses",
+		MembershipsDocURL: r.BaseURL + "/docs/memberships",
+		Sandbox:           r.Processor != nil && r.Processor.Name() == processor.Sandbox,
+		Version:           r.Version,
 	}
 	if r.sandboxMailOn() {
 		f.SandboxMailURL = r.BaseURL + "/sandbox/mail"

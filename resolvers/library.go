@@ -360,6 +360,10 @@ type LibraryOrder struct {
 	DownloadURL string
 	ReviewURL   string
 	LicenseKeys []DownloadLicenseKey
+	// Membership is the membership this purchase began (CONTRACT §26),
+	// shown in its place with its renewals as its payments; nil for a
+	// one-time purchase. Access then also follows the membership.
+	Membership *LibraryMembership
 }
 
 // Library is the library page of session s: its email's orders, newest
@@ -383,8 +387,11 @@ func (r *Resolver) Library(ctx context.Context, s *BuyerSession, storeSlug, afte
 	} else if scope != nil {
 		p.Store, _, _ = r.libraryStoreByID(ctx, *scope)
 	}
+	// A membership's renewal orders are its payments, listed under its
+	// first order (library_memberships.go), not purchases of their own.
 	q := r.DB.NewSelect().Model((*db.Order)(nil)).Where("lower(buyer_email) = ?", s.Email).
-		Where("status IN (?)", bun.List(libraryOrderStatuses)).OrderExpr("id DESC").Limit(LibraryPageSize + 1)
+		Where("status IN (?)", bun.List(libraryOrderStatuses)).Where("billing_reason IS DISTINCT FROM ?", db.BillingReasonCycle).
+		OrderExpr("id DESC").Limit(LibraryPageSize + 1)
 	if scope != nil {
 		q = q.Where("account_id = ?", *scope)
 	}
@@ -456,15 +463,25 @@ func (r *Resolver) fillLibrary(ctx context.Context, p *LibraryPage, orders []db.
 			coverOf[c.ID] = r.MediaURL(*c.CoverKey)
 		}
 	}
-	var withAccess []string
-	for _, o := range orders {
-		if libraryAccess(&o) {
-			withAccess = append(withAccess, o.ID)
-		}
-	}
 	suffix := ""
 	if storeSlug != "" {
 		suffix = "?store=" + storeSlug
+	}
+	memberships, err := r.libraryMemberships(ctx, orders, suffix)
+	if err != nil {
+		return err
+	}
+	// access: the purchase can be used, and its membership (if any) has
+	// not ended.
+	access := func(o *db.Order) bool {
+		m := memberships[o.ID]
+		return libraryAccess(o) && (m == nil || m.Access)
+	}
+	var withAccess []string
+	for _, o := range orders {
+		if access(&o) {
+			withAccess = append(withAccess, o.ID)
+		}
 	}
 	keysOf, err := r.orderLicenseKeys(ctx, withAccess, func(keyID string) string {
 		return "/library/licenses/" + keyID + "/deactivate" + suffix
@@ -488,8 +505,11 @@ func (r *Resolver) fillLibrary(ctx context.Context, p *LibraryPage, orders []db.
 			at = *o.PaidAt
 		}
 		lo := LibraryOrder{ID: o.ID, Title: snap.Title, CoverURL: coverOf[o.ListingID], Date: buyerDate(at),
-			DateTime: at.UTC().Format(time.RFC3339), Paid: receiptOf(o).Paid, Access: libraryAccess(o)}
+			DateTime: at.UTC().Format(time.RFC3339), Paid: receiptOf(o).Paid, Access: access(o), Membership: memberships[o.ID]}
 		lo.Status = libraryStatus(o)
+		if lo.Membership != nil {
+			lo.Membership.Title = snap.Title
+		}
 		if g, ok := grantOf[o.ID]; ok && lo.Access && g.Revoked == nil && g.Sealed != nil {
 			token, err := r.Secrets.Open(g.Sealed)
 			if err != nil {

@@ -53,6 +53,11 @@ func (r *Resolver) issueLicenseKey(ctx context.Context, tx db.Tx, o *db.Order, n
 	k := &db.LicenseKey{ID: db.NewID("lic"), AccountID: o.AccountID, ListingID: o.ListingID, OrderID: o.ID,
 		CustomerID: o.CustomerID, BuyerEmail: strings.ToLower(o.BuyerEmail), KeyHash: licensing.Hash(key), KeySealed: sealed,
 		Status: db.LicenseActive, ActivationLimit: s.ActivationLimit, ExpiresAt: s.KeyExpiry(now), CreatedAt: now, UpdatedAt: now}
+	if o.BillingReason != nil {
+		// A membership's key lasts while the membership does (CONTRACT
+		// §26): its expiry is set when it is canceled or ends.
+		k.ExpiresAt = nil
+	}
 	if _, err := tx.NewInsert().Model(k).Exec(ctx); err != nil {
 		return "", "", false, fmt.Errorf("issue license key: %w", err)
 	}

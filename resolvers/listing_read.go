@@ -23,7 +23,7 @@ const listingReadQuery = `SELECT ` + accountColumns + `,
        lst.suggested_price, lst.maximum_price, lst.description, lst.cover_key, lst.cover_blur, lst.external_delivery, lst.checkout_schema, lst.utm_source,
        lst.utm_medium, lst.utm_campaign, lst.metadata, lst.updated_at,
        lst.license_enabled, lst.license_activation_limit, lst.license_expires_after_days, lst.license_key_prefix,
-       lst.access_download_limit, lst.access_days,
+       lst.access_download_limit, lst.access_days, lst.billing, lst.billing_interval, lst.trial_days,
        coalesce((SELECT json_agg(json_build_object('ID', d.id, 'ListingID', d.listing_id, 'Type', d.type, 'Value', d.value,
                    'FileKey', d.file_key, 'FileName', d.file_name, 'FileSize', d.file_size,
                    'FileContentType', d.file_content_type, 'CreatedAt', d.created_at) ORDER BY d.id)
@@ -58,7 +58,7 @@ func (r *Resolver) readListing(ctx context.Context, accountID, id string) (*db.L
 		&l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema, &l.UTMSource,
 		&l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt,
 		&l.LicenseEnabled, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix,
-		&l.AccessDownloadLimit, &l.AccessDays, &raw, &rawStats, &rawReviews)
+		&l.AccessDownloadLimit, &l.AccessDays, &l.Billing, &l.BillingInterval, &l.TrialDays, &raw, &rawStats, &rawReviews)
 	err := r.DB.Pool.QueryRow(ctx, listingReadQuery, accountID, id).Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, nil, nil, nil

@@ -16,6 +16,7 @@ import (
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/licensing"
+	"commerce/membership"
 	"commerce/netguard"
 	"commerce/pricing"
 	"commerce/problem"
@@ -130,6 +131,44 @@ func setLicense(l *db.Listing, s *licensing.Settings) {
 	if s != nil {
 		l.LicenseEnabled, l.LicenseActivationLimit, l.LicenseExpiresAfterDays, l.LicenseKeyPrefix = true, s.ActivationLimit, s.ExpiresAfterDays, s.KeyPrefix
 	}
+}
+
+// billingTermsOf is a listing's billing as the membership rules take it.
+func billingTermsOf(l *db.Listing) membership.Terms {
+	return membership.Terms{Billing: l.Billing, Interval: deref(l.BillingInterval, ""), TrialDays: l.TrialDays,
+		Pricing: l.Pricing, LicenseExpires: l.LicenseEnabled && l.LicenseExpiresAfterDays != nil}
+}
+
+// setTerms writes checked billing terms into a listing row: a one-time
+// listing has no interval and no trial.
+func setTerms(l *db.Listing, t membership.Terms) {
+	l.Billing, l.BillingInterval, l.TrialDays = t.Billing, nil, 0
+	if t.Billing == membership.BillingMembership {
+		iv := t.Interval
+		l.BillingInterval, l.TrialDays = &iv, t.TrialDays
+	}
+}
+
+// updatedTerms are a listing's billing terms after an update: the given
+// fields over the stored ones; changing to one_time clears the interval
+// and the trial (given with it, they are refused). pricing and
+// licenseExpires are the listing's as the update leaves them.
+func updatedTerms(l *db.Listing, in model.UpdateListingInput, pricing string, licenseExpires bool) membership.Terms {
+	t := billingTermsOf(l)
+	if in.Billing != nil {
+		t.Billing = string(*in.Billing)
+		if t.Billing == membership.BillingOneTime {
+			t.Interval, t.TrialDays = "", 0
+		}
+	}
+	if in.Interval != nil {
+		t.Interval = string(*in.Interval)
+	}
+	if in.TrialDays != nil {
+		t.TrialDays = *in.TrialDays
+	}
+	t.Pricing, t.LicenseExpires = pricing, licenseExpires
+	return t
 }
 
 func (v *listingFields) metadata(m map[string]any) map[string]string { return checkMetadata(&v.f, m) }
@@ -329,6 +368,17 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 	}
 	lic := v.license(in.License)
 	acc := v.access(in.Access)
+	terms := membership.Terms{Billing: membership.BillingOneTime, Pricing: lp.Pricing, LicenseExpires: lic != nil && lic.ExpiresAfterDays != nil}
+	if in.Billing != nil {
+		terms.Billing = string(*in.Billing)
+	}
+	if in.Interval != nil {
+		terms.Interval = string(*in.Interval)
+	}
+	if in.TrialDays != nil {
+		terms.TrialDays = *in.TrialDays
+	}
+	terms.Check(&v.f)
 	ds := r.deliverables(ctx, &v, in.Deliverables, "deliverables")
 	if err := v.f.Err(); err != nil {
 		return nil, err
@@ -340,6 +390,7 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 		DeliverablesCount: len(ds)}
 	setLicense(l, lic)
 	setAccess(l, acc)
+	setTerms(l, terms)
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		if l.Slug, err = claimSlug(ctx, tx, "listings", l.ID, slug, title, "listing"); err != nil {
 			return err
@@ -519,6 +570,7 @@ func (r *Resolver) toListingModel(l *db.Listing, ds []*model.Deliverable, f *sel
 		Deliverables: ds, CheckoutSchema: make([]*model.CheckoutField, len(l.CheckoutSchema)),
 		UtmSource: l.UTMSource, UtmMedium: l.UTMMedium, UtmCampaign: l.UTMCampaign, Metadata: map[string]any{},
 		Readiness: listingReadiness(l, f), License: licenseSettingsOf(l), Access: listingAccessOf(l),
+		Billing: listingBillingOf(l), Interval: (*model.MembershipInterval)(l.BillingInterval), TrialDays: l.TrialDays,
 		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(), PublishedAt: utc(l.PublishedAt),
 	}
 	if m.Deliverables == nil {
@@ -570,7 +622,7 @@ var (
 		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled")
 	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
 		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
-       l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
+       l.billing, l.billing_interval, l.trial_days, l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
        l.utm_campaign, l.metadata, l.updated_at`)
 )
 
@@ -611,7 +663,7 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 		l := &db.Listing{AccountID: p.AccountID}
 		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &l.LicenseEnabled}
 		if full {
-			dest = append(dest, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.AccessDownloadLimit, &l.AccessDays, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
+			dest = append(dest, &l.Billing, &l.BillingInterval, &l.TrialDays, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.AccessDownloadLimit, &l.AccessDays, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
 				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
 		}
 		return l, row.Scan(append(dest, &currency)...)
@@ -721,9 +773,10 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	if err := v.f.Err(); err != nil {
 		return nil, err
 	}
+	termsSet := in.Billing != nil || in.Interval != nil || in.TrialDays != nil
 	onlyStatus := in.Title == nil && !pricesSet && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
 		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
-		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet && !accSet
+		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet && !accSet && !termsSet
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		l, err := lockListing(ctx, tx, p.AccountID, id)
 		if err != nil {
@@ -748,6 +801,27 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 		}
 		if in.Title != nil {
 			q = q.Set("title = ?", title)
+		}
+		// The billing terms as the update leaves the listing (CONTRACT
+		// §26): a membership refuses pay what you want and an expiring
+		// license whichever field changed.
+		if termsSet || pricesSet || licSet {
+			pricing := l.Pricing
+			if pricesSet {
+				pricing = updatedPrice(listingPrice(l), in).Pricing
+			}
+			licExpires := l.LicenseEnabled && l.LicenseExpiresAfterDays != nil
+			if licSet {
+				licExpires = lic != nil && lic.ExpiresAfterDays != nil
+			}
+			t := updatedTerms(l, in, pricing, licExpires)
+			var f problem.Fields
+			t.Check(&f)
+			if err := f.Err(); err != nil {
+				return err
+			}
+			setTerms(l, t)
+			q = q.Set("billing = ?", l.Billing).Set("billing_interval = ?", l.BillingInterval).Set("trial_days = ?", l.TrialDays)
 		}
 		if pricesSet {
 			var cur *string

@@ -81,6 +81,8 @@ func (r *Resolver) NodeByID(ctx context.Context, id string) (model.Node, error) 
 		n, err = nodeOf(r.Discount(ctx, id))
 	case "lic":
 		n, err = nodeOf(r.LicenseKey(ctx, id))
+	case "mem":
+		n, err = nodeOf(r.Membership(ctx, id))
 	default:
 		return nil, nil
 	}

@@ -18,6 +18,7 @@ import (
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/mail"
+	"commerce/membership"
 	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
@@ -68,6 +69,7 @@ func orderEventData(o *db.Order) map[string]any {
 		"refund_amount": o.RefundAmount, "created_at": o.CreatedAt.UTC(), "paid_at": utc(o.PaidAt),
 		"fulfilled_at": utc(o.FulfilledAt), "canceled_at": utc(o.CanceledAt), "refunded_at": utc(o.RefundedAt),
 		"handed_off_at": utc(o.HandedOffAt), "fulfillment_note": o.FulfillmentNote,
+		"membership_id": o.MembershipID, "billing_reason": o.BillingReason,
 	}
 }
 
@@ -169,6 +171,12 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 		r.Log.InfoContext(ctx, "processor event from another account than the order's; ignored", "type", ev.RawType, "order_id", o.ID)
 		return nil
 	}
+	if ok, err := connectedAccountIs(ctx, tx, o.AccountID, ev.ConnectedAccountID); err != nil || !ok {
+		if err == nil {
+			r.Log.InfoContext(ctx, "processor event from another connected account than the order's seller; ignored", "type", ev.RawType, "order_id", o.ID)
+		}
+		return err
+	}
 	switch ev.Type {
 	case processor.PaymentSucceeded:
 		return r.markPaid(ctx, tx, o, ev.Payment)
@@ -184,6 +192,22 @@ func (r *Resolver) applyPaymentEvent(ctx context.Context, tx db.Tx, ev processor
 	return nil
 }
 
+// connectedAccountIs reports whether an event normalized on a seller's
+// connected account (connected: its id; "" for an event of the platform's
+// own account) is about the seller of accountID: a membership's payments,
+// refunds and disputes happen on the seller's account (direct charges),
+// and an event there may change only that seller's orders and memberships.
+func connectedAccountIs(ctx context.Context, tx db.Tx, accountID, connected string) (bool, error) {
+	if connected == "" {
+		return true, nil
+	}
+	var procID *string
+	if err := tx.River.QueryRow(ctx, `SELECT processor_account_id FROM accounts WHERE id = $1`, accountID).Scan(&procID); err != nil {
+		return false, fmt.Errorf("read the seller's connected account: %w", err)
+	}
+	return procID != nil && *procID == connected, nil
+}
+
 // markPaid: pending → paid (order.paid). The listing's content decides the
 // rest: static orders get the listing's deliverables and become fulfilled in
 // the same step (access grant, buyer email, order.fulfilled); webhook orders
@@ -194,6 +218,15 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	// card after a decline (payment_intent.payment_failed). Anything else
 	// is a duplicate, or after the checkout ended.
 	if o.Status != db.OrderPending && o.Status != db.OrderFailed {
+		// A membership's first order is paid twice under Stripe Billing: by
+		// its checkout session (no payment intent in subscription mode) and
+		// by its first invoice (with it), in either order. The later one
+		// brings the payment intent a refund needs.
+		if o.PaymentIntentID == nil && pay.PaymentIntentID != "" && o.PaymentStatus == db.PaymentPaid {
+			o.PaymentIntentID = &pay.PaymentIntentID
+			_, err := tx.NewUpdate().Model(o).WherePK().Column("payment_intent_id").Set("updated_at = now()").Exec(ctx)
+			return err
+		}
 		return nil
 	}
 	now := r.Now().UTC()
@@ -222,6 +255,15 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return err
 	}
 	o.CustomerID = &cust
+	// The first order of a membership creates it (CONTRACT §26), in this
+	// transaction: the order and its events name it.
+	var m *db.Membership
+	if isFirstMembershipOrder(o) && o.MembershipID == nil {
+		if m, err = newMembership(o, pay, now); err != nil {
+			return err
+		}
+		o.MembershipID = &m.ID
+	}
 	if o.ContentType == "webhook" {
 		o.HandedOffAt = &now
 	}
@@ -229,7 +271,20 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	if err != nil {
 		return err
 	}
-	if o.ContentType == "static" {
+	switch {
+	case isRenewalOrder(o):
+		// A renewal is fulfilled at once on the first order's access (no
+		// new grant, no download email: the renewal's receipt is mailed
+		// by the renewal itself), whatever the content type.
+		o.Status, o.FulfilledAt = db.OrderFulfilled, &now
+		fulfilled, err := orderEvent(o, EventOrderFulfilled)
+		if err != nil {
+			return err
+		}
+		if err := r.recordEvents(ctx, tx, paid, fulfilled); err != nil {
+			return err
+		}
+	case o.ContentType == "static":
 		rows, err := tx.River.Query(ctx, `SELECT id, type, value, file_key, file_name, file_size, file_content_type
 			FROM deliverables WHERE listing_id = $1 ORDER BY id`, o.ListingID)
 		if err != nil {
@@ -247,11 +302,16 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		if err := r.deliver(ctx, tx, o, now, paid); err != nil {
 			return err
 		}
-	} else {
+	default:
 		if err := r.recordEvents(ctx, tx, paid); err != nil {
 			return err
 		}
 		if err := r.alertSeller(ctx, tx, o); err != nil {
+			return err
+		}
+	}
+	if m != nil {
+		if err := r.insertMembership(ctx, tx, m); err != nil {
 			return err
 		}
 	}
@@ -272,7 +332,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		return err
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id", "buyer_email",
-		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount").Set("updated_at = now()").Exec(ctx)
+		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount", "membership_id").Set("updated_at = now()").Exec(ctx)
 	return err
 }
 
@@ -402,7 +462,9 @@ func (r *Resolver) endPending(ctx context.Context, tx db.Tx, o *db.Order, to str
 	if o.Status != db.OrderPending {
 		return nil
 	}
-	if o.DiscountID != nil {
+	// A membership's first order with a trial holds its code's reservation
+	// without carrying the discount (the first paid period takes it).
+	if o.DiscountID != nil || isFirstMembershipOrder(o) {
 		if err := releaseDiscount(ctx, tx, o.ID); err != nil {
 			return err
 		}
@@ -442,10 +504,7 @@ func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay
 		Set("updated_at = now()").Exec(ctx); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
-		return err
-	}
-	if err := revokeLicenseKeys(ctx, tx, o.ID); err != nil {
+	if err := r.revokeOrderAccess(ctx, tx, o); err != nil {
 		return err
 	}
 	// A lost dispute already took the whole amount out of revenue.
@@ -459,7 +518,11 @@ func (r *Resolver) confirmRefund(ctx context.Context, tx db.Tx, o *db.Order, pay
 			return err
 		}
 	}
-	return r.recordEvent(ctx, tx, o, EventOrderRefunded)
+	if err := r.recordEvent(ctx, tx, o, EventOrderRefunded); err != nil {
+		return err
+	}
+	// A refund of a membership's latest order ends it at once (CONTRACT §26).
+	return r.endMembershipOfOrder(ctx, tx, o, membership.Refunded)
 }
 
 // changeDispute records a dispute's state: order.disputed when it opens,
@@ -499,16 +562,39 @@ func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *
 // out (confirmRefund does not take it out twice either). The order's review
 // is hidden by the order's dispute status.
 func (r *Resolver) loseDispute(ctx context.Context, tx db.Tx, o *db.Order) error {
-	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
-		return fmt.Errorf("revoke access: %w", err)
+	if err := r.revokeOrderAccess(ctx, tx, o); err != nil {
+		return err
 	}
-	if err := revokeLicenseKeys(ctx, tx, o.ID); err != nil {
+	// A lost dispute of a membership's latest order ends it at once.
+	if err := r.endMembershipOfOrder(ctx, tx, o, membership.DisputeLost); err != nil {
 		return err
 	}
 	if o.PaymentStatus != db.PaymentPaid {
 		return nil
 	}
 	return addStats(ctx, tx, o, -o.Amount, nil)
+}
+
+// revokeOrderAccess revokes o's access grant and license keys (a confirmed
+// refund, a lost dispute: CONTRACT §9, §20), unless o is the first order
+// of a membership that goes on with later orders: its grant and key are
+// then the membership's, and access follows the membership (§26: a refund
+// or lost dispute of the latest order ends it, and that closes them).
+func (r *Resolver) revokeOrderAccess(ctx context.Context, tx db.Tx, o *db.Order) error {
+	if o.MembershipID != nil && isFirstMembershipOrder(o) {
+		var latest, status string
+		if err := tx.River.QueryRow(ctx, `SELECT latest_order_id, status FROM memberships WHERE id = $1`, *o.MembershipID).
+			Scan(&latest, &status); err != nil {
+			return fmt.Errorf("read the order's membership: %w", err)
+		}
+		if status != string(membership.Ended) && latest != o.ID {
+			return nil
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE access_grants SET revoked_at = now() WHERE order_id = ? AND revoked_at IS NULL", o.ID); err != nil {
+		return fmt.Errorf("revoke access: %w", err)
+	}
+	return revokeLicenseKeys(ctx, tx, o.ID)
 }
 
 // statsShards is how many rows an account's stats are spread over
@@ -759,10 +845,12 @@ func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, er
 				return err
 			}
 		} else {
-			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
+			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
+				MembershipID: deref(o.MembershipID, "")}
 			return nil
 		}
-		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey}
+		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
+			MembershipID: deref(o.MembershipID, "")}
 		if r.Processor.Name() == processor.Sandbox {
 			// The sandbox confirms refunds itself, about a second later.
 			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},
@@ -823,7 +911,8 @@ func toOrderModel(o *db.Order) *model.Order {
 		HandedOffAt: utc(o.HandedOffAt), HasDeliverables: o.HasDeliverables, DisputeStatus: (*model.DisputeStatus)(o.DisputeStatus),
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
 		FulfilledAt: utc(o.FulfilledAt), FulfillmentNote: o.FulfillmentNote, CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
-		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o)}
+		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o),
+		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
 	if m.CheckoutData == nil {
 		m.CheckoutData = map[string]any{}
 	}

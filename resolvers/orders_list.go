@@ -57,6 +57,12 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	if f.BuyerEmail != nil {
 		q = q.Where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
 	}
+	if f.MembershipID != nil {
+		if !db.ValidID("mem", *f.MembershipID) {
+			return nil, false, nil, problem.Validation("membership", "membership must be a membership id (mem_…)")
+		}
+		q = q.Where("membership_id = ?", *f.MembershipID)
+	}
 	if f.CreatedAfter != nil {
 		q = q.Where("created_at > ?", *f.CreatedAfter)
 	}
@@ -74,7 +80,8 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 // validation_error (limit, cursor, status, listing).
 func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f model.OrderFilter) (*model.OrderList, error) {
 	rows, more, next, err := r.ordersPage(ctx, limit, cursor, f,
-		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at")
+		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at",
+		"membership_id", "billing_reason")
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +89,8 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 	for i, o := range rows {
 		out.Data[i] = &model.OrderSummary{Object: "order", ID: o.ID, ListingID: o.ListingID, BuyerEmail: o.BuyerEmail,
 			Subtotal: o.Subtotal, Discount: orderDiscount(o), Amount: o.Amount, Currency: o.Currency, Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus),
-			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt)}
+			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
+			MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
 	}
 	return out, nil
 }

@@ -168,6 +168,8 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 		case processor.PlanPaid, processor.PlanCheckoutFailed, processor.RenewalPaid, processor.RenewalFailed,
 			processor.GraceExpired, processor.SubscriptionChanged:
 			return r.applyBillingEvent(ctx, tx, ev)
+		case processor.MembershipRenewalPaid, processor.MembershipRenewalFailed, processor.MembershipChanged:
+			return r.applyMembershipEvent(ctx, tx, ev)
 		}
 		return nil
 	})

@@ -14,6 +14,7 @@ import (
 	"commerce/graph"
 	"commerce/jobs"
 	"commerce/mail"
+	"commerce/membership"
 	"commerce/netguard"
 	"commerce/processor"
 	"commerce/ratelimit"
@@ -57,6 +58,9 @@ type Resolver struct {
 	// WebhookAlertAfter is how long an endpoint fails before its seller is
 	// warned (WEBHOOK_ALERT_AFTER); zero is alerts.DefaultAfter, an hour.
 	WebhookAlertAfter time.Duration
+	// MembershipRetrySchedule is when a failed membership renewal is tried
+	// again (MEMBERSHIP_RETRY_SCHEDULE); nil is membership.DefaultSchedule.
+	MembershipRetrySchedule membership.Schedule
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
 	// CheckoutExpiry is how long an unpaid checkout lives before its order

@@ -20,6 +20,7 @@ import (
 	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/membership"
 	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
@@ -68,6 +69,23 @@ type ProductPage struct {
 	// Applied is the discount code applied to the price shown (the Apply
 	// button, or ?code=); nil without one, or when it was refused.
 	Applied *AppliedCode
+	// Membership is the billing of a listing sold by the period (CONTRACT
+	// §26); nil for a one-time listing. PriceText is then the price per
+	// period ("$9 a month") and BuyText says what the button starts.
+	Membership *ProductMembership
+}
+
+// ProductMembership is what a membership listing's product page says of
+// its billing, in package membership's words.
+type ProductMembership struct {
+	// Terms is the whole offer: "7-day free trial, then $9 a month", or
+	// with a discount code "$6.75 for the first month, then $9 a month".
+	Terms string
+	// Trial names the free trial ("7-day free trial"; "" without one).
+	Trial string
+	// Period is the interval's word ("month", "year").
+	Period string
+	offer  membership.Offer
 }
 
 // AppliedCode is a discount code applied on the product page, nothing
@@ -84,6 +102,8 @@ type AppliedCode struct {
 	Subtotal string
 	Discount string
 	Amount   string
+	// amount is Amount in minor units, when priced.
+	amount *int64
 }
 
 type saleListing struct {
@@ -120,10 +140,13 @@ func (r *Resolver) saleListingBySlug(ctx context.Context, slugValue string) (*sa
 }
 
 // listingPriceText is a listing's price as buyer pages show it: the
-// price, or for pay what you want its minimum "or more" ("Free, or pay
-// what you want" from 0).
+// price, for a membership the price per period ("$9 a month"), or for pay
+// what you want its minimum "or more" ("Free, or pay what you want" from
+// 0).
 func listingPriceText(l *db.Listing, cur string) string {
 	switch {
+	case l.Billing == db.BillingMembership:
+		return membership.PerPeriod(l.Price, cur, deref(l.BillingInterval, membership.Month))
 	case l.Pricing != pricing.PayWhatYouWant:
 		return currency.Format(l.Price, cur)
 	case l.Price == 0:
@@ -170,6 +193,11 @@ func (r *Resolver) productPage(ctx context.Context, s *saleListing, err error) (
 		UTMSource: deref(s.l.UTMSource, "commerce"), UTMMedium: deref(s.l.UTMMedium, "product_page"),
 		UTMCampaign: deref(s.l.UTMCampaign, s.l.Slug), Available: err == nil && r.sellable(s)}
 	p.BuyText = "Buy for " + p.PriceText
+	if s.l.Billing == db.BillingMembership {
+		o := membership.Offer{Price: s.l.Price, Currency: cur, Interval: deref(s.l.BillingInterval, membership.Month), TrialDays: s.l.TrialDays}
+		p.Membership = &ProductMembership{offer: o, Trial: o.TrialText(), Period: membership.Noun(o.Interval)}
+		p.Membership.say(p)
+	}
 	if s.l.Pricing == pricing.PayWhatYouWant {
 		p.PayWhatYouWant, p.BuyText = true, "Buy"
 		p.AmountLabel = "Name a fair price (minimum " + currency.Format(s.l.Price, cur) + ")"
@@ -380,6 +408,7 @@ func appliedCode(priced *pricedCheckout, cur string) *AppliedCode {
 	}
 	a := &AppliedCode{Code: d.Code, Off: d.Off(cur)}
 	if q := priced.quote; q != nil {
+		a.amount = &q.Amount
 		a.Subtotal, a.Discount, a.Amount = currency.Format(q.Subtotal, cur), "−"+currency.Format(q.DiscountAmount, cur), currency.Format(q.Amount, cur)
 		if q.Amount == 0 {
 			a.Amount = "Free"
@@ -397,6 +426,12 @@ func (p *ProductPage) Apply(a *AppliedCode) {
 		return
 	}
 	p.Applied = a
+	if m := p.Membership; m != nil {
+		// A code takes the first paid period only (CONTRACT §26).
+		m.offer.First = a.amount
+		m.say(p)
+		return
+	}
 	switch a.Amount {
 	case "":
 	case "Free":
@@ -404,6 +439,12 @@ func (p *ProductPage) Apply(a *AppliedCode) {
 	default:
 		p.BuyText = "Buy for " + a.Amount
 	}
+}
+
+// say writes the membership's offer on the page: its terms, the price
+// per period and the button.
+func (m *ProductMembership) say(p *ProductPage) {
+	m.Terms, p.PriceText, p.BuyText = m.offer.Terms(), m.offer.EachPeriod(), m.offer.BuyText()
 }
 
 // freeOrdersText names the free-order limit: "5 free orders".
@@ -504,7 +545,7 @@ func newPendingOrder(s *saleListing, email string, data map[string]any, testMode
 		"currency": s.acc.Currency, "slug": s.l.Slug, "metadata": s.l.Metadata,
 		"checkout_schema": s.l.CheckoutSchema, "external_delivery": s.l.ExternalDelivery, "fulfillment": fulfillmentOf(&s.l),
 		"deliverables_count": s.l.DeliverablesCount, "license": licenseSettingsOf(&s.l),
-		"access": listingAccessOf(&s.l)})
+		"access": listingAccessOf(&s.l), "billing": s.l.Billing, "interval": s.l.BillingInterval, "trial_days": s.l.TrialDays})
 	sellerSnap, _ := json.Marshal(map[string]any{"account_id": s.acc.ID, "display_name": s.acc.DisplayName,
 		"store_slug": s.acc.Slug, "plan": s.acc.Plan, "fee_rate": feeRate(s.acc.Plan)})
 	contentType := s.l.ExternalDelivery
@@ -553,6 +594,10 @@ type ThankYouPage struct {
 	TrackPurchase bool
 	Value         string // major units
 	Currency      string
+	// Membership says what the membership this order began does next
+	// ("Renews on 26 December 2026 for $9.00.", the trial's end), in the
+	// library's words; nil for any other order.
+	Membership *membership.Description
 }
 
 // ThankYou returns the thank-you page of an order, checked by its view
@@ -588,6 +633,14 @@ func (r *Resolver) ThankYou(ctx context.Context, slugValue, orderID, token strin
 		Slug: o.ListingSlug, GAMeasurementID: deref(ga, ""), Currency: o.Currency, Value: majorUnits(o.Amount, o.Currency),
 		UTMSource: deref(utm.Source, "commerce"), UTMMedium: deref(utm.Medium, "product_page"),
 		UTMCampaign: deref(utm.Campaign, o.ListingSlug), StoreName: deref(seller.DisplayName, ""), Receipt: receiptOf(o)}
+	if o.MembershipID != nil && deref(o.BillingReason, "") == db.BillingReasonCreate {
+		m := new(db.Membership)
+		if err := r.DB.NewSelect().Model(m).Where("id = ?", *o.MembershipID).Where("account_id = ?", o.AccountID).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("read the order's membership: %w", err)
+		}
+		d := membership.Describe(membershipView(m, nil), r.Now())
+		p.Membership = &d
+	}
 	// A HEAD request (track false) renders nothing, so it uses nothing up.
 	if track && p.GAMeasurementID != "" && o.PaymentStatus == db.PaymentPaid && o.PurchaseTrackedAt == nil {
 		res, err := r.DB.NewUpdate().Model(o).WherePK().Set("purchase_tracked_at = now()").Where("purchase_tracked_at IS NULL").Exec(ctx)
@@ -652,8 +705,11 @@ type DownloadItem struct {
 	Access *DeliverableAccess
 }
 
-// grantOrder finds the order of an access grant token. Errors: not_found,
-// ErrGone (revoked).
+// grantOrder finds the order of an access grant token. The grant of a
+// membership's first order closes when the membership ends, or when a
+// canceled one's period is over (CONTRACT §26). Errors: not_found,
+// ErrGone (revoked), *MembershipEndedError (an ErrGone saying when the
+// membership ended and how to buy it again).
 func (r *Resolver) grantOrder(ctx context.Context, token string) (*db.Order, error) {
 	h := sha256.Sum256([]byte(token))
 	var orderID string
@@ -663,12 +719,15 @@ func (r *Resolver) grantOrder(ctx context.Context, token string) (*db.Order, err
 	if err != nil {
 		return nil, problem.NotFoundf("This download link is not valid.")
 	}
-	if revoked != nil {
-		return nil, ErrGone
-	}
 	o := new(db.Order)
 	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Scan(ctx); err != nil {
 		return nil, err
+	}
+	if err := r.membershipAccessError(ctx, o); err != nil {
+		return nil, err
+	}
+	if revoked != nil {
+		return nil, ErrGone
 	}
 	return o, nil
 }
@@ -769,6 +828,53 @@ type SandboxCheckout struct {
 	NeedsEmail bool
 	// EmailError is the refusal of the email given, "" for none.
 	EmailError string
+	// Membership says what the checkout of a membership's first order
+	// charges now and every period after, and that the card is kept for
+	// the renewals; nil for any other order.
+	Membership *SandboxMembership
+}
+
+// SandboxMembership is the sandbox checkout of a membership, in package
+// membership's words.
+type SandboxMembership struct {
+	// Terms is the offer: "7-day free trial, then $9 a month".
+	Terms string
+	// Today is what is charged now: "$9.00", or "Nothing" with a trial.
+	Today string
+	// Schedule is what is charged now and then, with the dates.
+	Schedule string
+	// Trial: nothing is charged now (the card is only stored).
+	Trial bool
+}
+
+// sandboxMembershipOf is the sandbox checkout's view of o when it is a
+// membership's first order (its listing snapshot holds the terms the
+// checkout took), at now; nil otherwise.
+func sandboxMembershipOf(o *db.Order, now time.Time) *SandboxMembership {
+	if deref(o.BillingReason, "") != db.BillingReasonCreate {
+		return nil
+	}
+	var snap struct {
+		Price      int64   `json:"price"`
+		Interval   *string `json:"interval"`
+		TrialDays  int     `json:"trial_days"`
+		Membership *struct {
+			FirstPaidAmount int64 `json:"first_paid_amount"`
+		} `json:"membership"`
+	}
+	if err := json.Unmarshal(o.ListingSnapshot, &snap); err != nil || snap.Interval == nil {
+		return nil
+	}
+	offer := membership.Offer{Price: snap.Price, Currency: o.Currency, Interval: *snap.Interval, TrialDays: snap.TrialDays}
+	if snap.Membership != nil {
+		offer.First = &snap.Membership.FirstPaidAmount
+	}
+	sm := &SandboxMembership{Terms: offer.Terms(), Today: currency.Format(o.Amount, o.Currency),
+		Schedule: offer.Schedule(o.Amount, now), Trial: offer.TrialDays > 0}
+	if o.Amount == 0 {
+		sm.Today = "Nothing"
+	}
+	return sm
 }
 
 func (r *Resolver) sandboxOrder(ctx context.Context, sessionID string) (*db.Order, error) {
@@ -794,7 +900,7 @@ func (r *Resolver) SandboxCheckoutPage(ctx context.Context, sessionID string) (*
 	}
 	_ = json.Unmarshal(o.ListingSnapshot, &snap)
 	return &SandboxCheckout{SessionID: sessionID, Title: snap.Title, PriceText: currency.Format(o.Amount, o.Currency),
-		Email: o.BuyerEmail, Status: o.Status, NeedsEmail: o.BuyerEmail == ""}, nil
+		Email: o.BuyerEmail, Status: o.Status, NeedsEmail: o.BuyerEmail == "", Membership: sandboxMembershipOf(o, r.Now())}, nil
 }
 
 // CompleteSandboxCheckout plays a checkout outcome through the processor

@@ -11,6 +11,7 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/membership"
 	"commerce/pricing"
 	"commerce/problem"
 )
@@ -179,8 +180,12 @@ func (ps *PublicStore) CarryCode(code string) {
 
 // StoreListing is one listing on a store page.
 type StoreListing struct {
-	Title     string
+	Title string
+	// PriceText is the price ("$29.00"), per period for a membership
+	// ("$9 a month"); Trial a membership's free trial ("7-day free
+	// trial"), "" without one.
 	PriceText string
+	Trial     string
 	CoverURL  string
 	URL       string
 }
@@ -237,7 +242,7 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 	ps.Listings = make([]StoreListing, len(rows))
 	for i, l := range rows {
 		ps.Listings[i] = StoreListing{Title: l.Title, PriceText: listingPriceText(&l, deref(cur, "")),
-			URL: r.BaseURL + "/p/" + l.Slug}
+			URL: r.BaseURL + "/p/" + l.Slug, Trial: membership.Offer{TrialDays: l.TrialDays}.TrialText()}
 		if l.CoverKey != nil {
 			ps.Listings[i].CoverURL = r.MediaURL(*l.CoverKey)
 		}

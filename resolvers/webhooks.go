@@ -31,9 +31,10 @@ import (
 var OrderEventTypes = []string{EventOrderPaid, EventOrderFulfilled, EventOrderRefunded, EventOrderDisputed, EventOrderDisputeClosed, EventOrderCanceled}
 
 // EventTypes are every event type of the log, each subscribable: the order
-// events, then the license key events (CONTRACT §20), which reach only the
-// endpoints that list them.
-var EventTypes = append(slices.Clone(OrderEventTypes), EventLicenseKeyActivated, EventLicenseKeyDeactivated)
+// events, then the license key events (CONTRACT §20) and the membership
+// events (§26), which reach only the endpoints that list them.
+var EventTypes = append(append(slices.Clone(OrderEventTypes), EventLicenseKeyActivated, EventLicenseKeyDeactivated),
+	MembershipEventTypes...)
 
 // maxEndpoints bounds an account's webhook endpoints.
 const maxEndpoints = 16

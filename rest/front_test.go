@@ -36,7 +36,7 @@ func TestLandingPage(t *testing.T) {
 	for _, m := range hrefPattern.FindAllStringSubmatch(string(r.Body), -1) {
 		links[m[1]] = true
 	}
-	for _, want := range []string{env.URL + "/console/", env.URL + "/docs/api", env.URL + "/graphql", env.URL + "/sandbox/mail", env.URL + "/v1/openapi.yaml", env.URL + "/docs/licenses"} {
+	for _, want := range []string{env.URL + "/console/", env.URL + "/docs/api", env.URL + "/graphql", env.URL + "/sandbox/mail", env.URL + "/v1/openapi.yaml", env.URL + "/docs/licenses", env.URL + "/docs/memberships"} {
 		require.True(t, links[want], "the landing page links %s: %s", want, r.Body)
 		resp, err := env.HTTP.Client().Get(want)
 		require.NoError(t, err)
@@ -91,6 +91,27 @@ func TestLicensesGuide(t *testing.T) {
 	require.Equal(t, 200, src.Status)
 	require.Contains(t, string(src.Body), "package main")
 	require.Contains(t, string(env.Get("/llms.txt", "").Body), env.URL+"/docs/licenses.md")
+}
+
+// The seller's guide to memberships (docs/memberships.md) is served as
+// HTML and as Markdown; llms.txt points agents at it.
+func TestMembershipsGuide(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	page := env.Get("/docs/memberships", "")
+	require.Equal(t, 200, page.Status)
+	require.Equal(t, "text/html; charset=utf-8", page.Header.Get("Content-Type"))
+	body := string(page.Body)
+	require.Contains(t, body, "<h1>Memberships: sell by the month or the year</h1>")
+	require.Contains(t, body, "<table>", "the Markdown tables are rendered")
+	require.Contains(t, body, "<code>MEMBERSHIP_RETRY_SCHEDULE</code>")
+	require.Contains(t, body, "<title>Memberships: sell by the month or the year")
+	require.NotContains(t, body, "<script")
+	md := env.Get("/docs/memberships.md", "")
+	require.Equal(t, 200, md.Status)
+	require.Equal(t, "text/markdown; charset=utf-8", md.Header.Get("Content-Type"))
+	require.True(t, strings.HasPrefix(string(md.Body), "# Memberships: sell by the month or the year\n"))
+	require.Contains(t, string(env.Get("/llms.txt", "").Body), env.URL+"/docs/memberships.md")
 }
 
 // GET /docs/api renders /v1/openapi.yaml with the embedded Redoc: no inline

@@ -170,6 +170,8 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 		"Event.type": "EventType", "File.purpose": "FilePurpose", "Plan.id": "PlanId", "BootstrapSession.status": "BootstrapStatus",
 		"AccountReadiness.next": "ActionCode", "ListingReadiness.next": "ActionCode", "OrderReadiness.next": "ActionCode",
 		"Discount.type": "DiscountType", "Discount.status": "DiscountStatus", "DiscountReadiness.next": "ActionCode",
+		"Listing.billing": "ListingBilling", "Listing.interval": "MembershipInterval", "Membership.status": "MembershipStatus",
+		"Membership.interval": "MembershipInterval", "Membership.endedReason": "MembershipEndedReason", "Order.billingReason": "BillingReason",
 	}
 	for path, enum := range enumOf {
 		typ, field, _ := strings.Cut(path, ".")
@@ -185,7 +187,8 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 		events = append(events, v.Name)
 	}
 	require.ElementsMatch(t, []string{"ORDER_PAID", "ORDER_FULFILLED", "ORDER_REFUNDED", "ORDER_DISPUTED", "ORDER_DISPUTE_CLOSED", "ORDER_CANCELED",
-		"LICENSE_KEY_ACTIVATED", "LICENSE_KEY_DEACTIVATED"}, events)
+		"LICENSE_KEY_ACTIVATED", "LICENSE_KEY_DEACTIVATED", "MEMBERSHIP_CREATED", "MEMBERSHIP_RENEWED", "MEMBERSHIP_PAYMENT_FAILED",
+		"MEMBERSHIP_CANCELED", "MEMBERSHIP_RESUMED", "MEMBERSHIP_ENDED"}, events)
 
 	// Node and its implementations.
 	var nodes []string
@@ -193,7 +196,7 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 		nodes = append(nodes, p.Name)
 	}
 	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount",
-		"LicenseKey"}, nodes)
+		"LicenseKey", "Membership"}, nodes)
 	for _, q := range []string{"node", "nodes"} {
 		fieldOf(t, s.types["Query"], q)
 	}
@@ -500,7 +503,8 @@ func TestGraphQLAndRESTAgreeFieldByField(t *testing.T) {
 // graphQLOnly are fields that link to other resources in the graph; REST
 // gives their ids instead.
 var graphQLOnly = map[string]bool{"Order.listing": true, "Order.customer": true,
-	"Listing.allReviews": true} // REST: GET /v1/listings/{id}/reviews
+	"Listing.allReviews": true, // REST: GET /v1/listings/{id}/reviews
+	"Order.membership":   true} // REST: membership_id, and GET /v1/memberships/{id}
 
 // selection selects every field of ty, recursively (arguments omitted).
 func selection(s introSchema, ty introType, depth int) string {

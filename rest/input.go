@@ -45,6 +45,7 @@ var pathIDPrefixes = map[string]string{
 	"events":       "evt",
 	"license-keys": "lic",
 	"listings":     "lst",
+	"memberships":  "mem",
 	"orders":       "ord",
 	"webhooks":     "wh",
 }

@@ -81,6 +81,8 @@ var routesWithoutJSONBody = map[string]string{
 	"POST /v1/webhooks/{id}/test":                      "no body",
 	"POST /v1/listings/{id}/publish":                   "no body",
 	"POST /v1/webhooks/{id}/events/{event_id}/retry":   "no body",
+	"POST /v1/memberships/{id}/cancel":                 "an optional body of one boolean, at_period_end: no string to refuse (TestMembershipCancelAndResume)",
+	"POST /v1/memberships/{id}/resume":                 "no body",
 }
 
 // pathIDPrefix is the id prefix of each path parameter, by name and the
@@ -112,6 +114,8 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "lic"
 			case "activations":
 				return "act"
+			case "memberships":
+				return "mem"
 			}
 		}
 	}

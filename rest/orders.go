@@ -47,6 +47,9 @@ func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if f.ListingID, err = idParam(r, "listing", "lst"); err != nil {
 		return err
 	}
+	if f.MembershipID, err = idParam(r, "membership", "mem"); err != nil {
+		return err
+	}
 	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
 		return err
 	}

@@ -128,6 +128,11 @@ var Routes = []Route{
 	{Method: "DELETE", Path: "/v1/license-keys/{id}/activations/{activation_id}", Handler: (*API).deleteLicenseActivation, Group: "license_keys",
 		GraphQL: "Mutation.deleteLicenseActivation"},
 
+	{Method: "GET", Path: "/v1/memberships", Handler: (*API).listMemberships, Group: "memberships", GraphQL: "Account.memberships"},
+	{Method: "GET", Path: "/v1/memberships/{id}", Handler: (*API).getMembership, Group: "memberships", GraphQL: "Query.membership"},
+	{Method: "POST", Path: "/v1/memberships/{id}/cancel", Handler: (*API).cancelMembership, Group: "memberships", GraphQL: "Mutation.cancelMembership"},
+	{Method: "POST", Path: "/v1/memberships/{id}/resume", Handler: (*API).resumeMembership, Group: "memberships", GraphQL: "Mutation.resumeMembership"},
+
 	{Method: "GET", Path: "/v1/orders", Handler: (*API).listOrders, Group: "orders", GraphQL: "Account.orders"},
 	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
@@ -171,7 +176,7 @@ type Field struct {
 // GraphQLOnly lists the GraphQL fields that have no REST route.
 var GraphQLOnly = []Field{
 	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
-		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, lic_ license_keys, any other default"},
+		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, lic_ license_keys, mem_ memberships, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
@@ -195,6 +200,8 @@ func nodeGroup(args map[string]any) string {
 		return "discounts"
 	case "lic":
 		return "license_keys"
+	case "mem":
+		return "memberships"
 	}
 	return "default"
 }

@@ -107,5 +107,7 @@ the store page) with the code applied.
 - [License keys]({base}/docs/licenses.md): license settings, the public activate / validate /
   deactivate calls a seller's app makes (no key), the signed token and its offline check
   against {base}/.well-known/jwks.json, with a complete Go client.
+- [Memberships]({base}/docs/memberships.md): listings billed by the month or the year, trials,
+  renewals and retries, cancel and resume, the membership events, and the sandbox's advance.
 - [Error codes]({base}/errors/validation_error): each problem type has a page at /errors/{code}.
 `

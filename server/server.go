@@ -109,7 +109,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = rdb.Close()
 		return nil, err
 	}
-	proc, err := newProcessor(cfg)
+	proc, err := newProcessor(cfg, d)
 	if err != nil {
 		return fail(err)
 	}
@@ -149,10 +149,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Storage:     store, HTTP: guard, AllowPrivateTargets: cfg.AllowPrivateTargets, Processor: proc,
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
-		WebhookAlertAfter: cfg.WebhookAlertAfter,
+		WebhookAlertAfter: cfg.WebhookAlertAfter, MembershipRetrySchedule: cfg.MembershipRetrySchedule,
 	})
 	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry),
-		resolvers.WebhookAlertsPeriodicJob(cfg.WebhookAlertAfter)}, AddWorkers: []func(*river.Workers){
+		resolvers.WebhookAlertsPeriodicJob(cfg.WebhookAlertAfter), resolvers.MembershipRenewalPeriodicJob()}, AddWorkers: []func(*river.Workers){
 		(&mail.SendWorker{}).Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
@@ -162,6 +162,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.GraceWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.WebhookAlertsWorker{R: res}) },
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.LibrarySignInWorker{R: res}) },
+		func(w *river.Workers) { river.AddWorker(w, &resolvers.MembershipRenewalSweepWorker{R: res}) },
 	}})
 	if err != nil {
 		return fail(err)
@@ -228,7 +229,9 @@ func serviceSecretsKey(ctx context.Context, cfg config.Config, d *db.DB, log *sl
 }
 
 // newProcessor builds the payment processor PROCESSOR names.
-func newProcessor(cfg config.Config) (processor.Processor, error) {
+// The sandbox keeps its charges of stored payment methods (memberships'
+// renewals) in the service's database.
+func newProcessor(cfg config.Config, d *db.DB) (processor.Processor, error) {
 	if cfg.Processor == processor.Stripe {
 		p, err := stripe.New(stripe.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret, APIBase: cfg.StripeAPIBase})
 		if err != nil {
@@ -236,7 +239,9 @@ func newProcessor(cfg config.Config) (processor.Processor, error) {
 		}
 		return p, nil
 	}
-	return sandbox.New(cfg.BaseURL), nil
+	p := sandbox.New(cfg.BaseURL)
+	p.DB = d
+	return p, nil
 }
 
 // Handler is the service's HTTP handler.
@@ -334,7 +339,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/.well-known/jwks.json", s.jwks(ps))
 
 	api.Routes(r)
-	site := &pages.Site{Resolver: s.Resolver, Log: s.Log}
+	site := &pages.Site{Resolver: s.Resolver, Log: s.Log, Problems: ps.Write}
 	site.Routes(r)
 	site.FrontRoutes(r)
 	site.DocsRoutes(r)

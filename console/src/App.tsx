@@ -13,7 +13,8 @@ import { Listings } from './screens/Listings';
 import { ListingScreen } from './screens/Listing';
 import { Orders } from './screens/Orders';
 import { OrderScreen } from './screens/Order';
-import { Customers } from './screens/Customers';
+import { CustomerScreen, Customers } from './screens/Customers';
+import { MembershipScreen, Memberships } from './screens/Memberships';
 import { DiscountScreen, Discounts } from './screens/Discounts';
 import { LicenseKeyScreen, LicenseKeys } from './screens/LicenseKeys';
 import { Webhooks } from './screens/Webhooks';
@@ -29,6 +30,7 @@ const nav: { to: string; label: string }[] = [
   { to: '/discounts', label: 'Discounts' },
   { to: '/license-keys', label: 'License keys' },
   { to: '/orders', label: 'Orders' },
+  { to: '/memberships', label: 'Memberships' },
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/events', label: 'Events' },
@@ -50,7 +52,10 @@ function route(path: string) {
   if ((m = path.match(/^\/license-keys\/([^/]+)$/))) return <LicenseKeyScreen id={decodeURIComponent(m[1])} />;
   if (path === '/orders') return <Orders />;
   if ((m = path.match(/^\/orders\/([^/]+)$/))) return <OrderScreen id={decodeURIComponent(m[1])} />;
+  if (path === '/memberships') return <Memberships />;
+  if ((m = path.match(/^\/memberships\/([^/]+)$/))) return <MembershipScreen id={decodeURIComponent(m[1])} />;
   if (path === '/customers') return <Customers />;
+  if ((m = path.match(/^\/customers\/([^/]+)$/))) return <CustomerScreen id={decodeURIComponent(m[1])} />;
   if (path === '/webhooks') return <Webhooks />;
   if (path === '/events') return <Events />;
   if (path === '/api-keys') return <ApiKeys />;

@@ -25,6 +25,8 @@ export const HomeQuery = graphql(`
       displayName
       currency
       stats { totalRevenue totalOrders totalListings }
+      membershipStats { mrr activeMemberships currency }
+      anyMembership: memberships(first: 1) { edges { node { id } } }
       readiness { operational next actions { ...ActionFields } }
       orders(first: 5) {
         edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }
@@ -80,7 +82,7 @@ export const ListingsQuery = graphql(`
     viewer {
       id
       listings(first: $first, after: $after, status: $status) {
-        edges { node { id title price pricing currency status url updatedAt readiness { sellable } } }
+        edges { node { id title price pricing billing interval currency status url updatedAt readiness { sellable } } }
         pageInfo { hasNextPage endCursor }
       }
     }
@@ -96,6 +98,9 @@ export const ListingFields = graphql(`
     pricing
     suggestedPrice
     maximumPrice
+    billing
+    interval
+    trialDays
     currency
     slug
     status
@@ -182,7 +187,7 @@ export const OrdersQuery = graphql(`
         createdAfter: $createdAfter
         createdBefore: $createdBefore
       ) {
-        edges { node { id buyerEmail amount currency status createdAt listingSnapshot discount { code } } }
+        edges { node { id buyerEmail amount currency status createdAt listingSnapshot billingReason discount { code } } }
         pageInfo { hasNextPage endCursor }
       }
     }
@@ -219,6 +224,9 @@ export const OrderFields = graphql(`
     paidAt
     fulfilledAt
     canceledAt
+    membershipId
+    billingReason
+    membership { id status interval amount currency }
     readiness { next actions { ...ActionFields } }
   }
 `);
@@ -259,6 +267,12 @@ export const CustomersQuery = graphql(`
         pageInfo { hasNextPage endCursor }
       }
     }
+  }
+`);
+
+export const CustomerQuery = graphql(`
+  query Customer($id: ID!) {
+    customer(id: $id) { id email ordersCount totalSpent currency firstOrderAt lastOrderAt createdAt }
   }
 `);
 
@@ -535,5 +549,74 @@ export const UpdateLicenseKey = graphql(`
 export const DeleteLicenseActivation = graphql(`
   mutation DeleteLicenseActivation($licenseKeyId: ID!, $activationId: ID!) {
     deleteLicenseActivation(licenseKeyId: $licenseKeyId, activationId: $activationId)
+  }
+`);
+
+// Memberships (CONTRACT §26): the list with its filters, one membership
+// with its orders, cancel and resume.
+export const MembershipRowFields = graphql(`
+  fragment MembershipRowFields on Membership {
+    id
+    buyerEmail
+    customerId
+    listingId
+    status
+    interval
+    amount
+    currency
+    currentPeriodEnd
+    trialEnd
+    endedAt
+    createdAt
+    listing { id title }
+  }
+`);
+
+export const MembershipsQuery = graphql(`
+  query Memberships($first: Int, $after: String, $status: MembershipStatus, $buyerEmail: String, $customer: ID) {
+    viewer {
+      id
+      memberships(first: $first, after: $after, status: $status, buyerEmail: $buyerEmail, customer: $customer) {
+        edges { node { ...MembershipRowFields } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const MembershipFields = graphql(`
+  fragment MembershipFields on Membership {
+    ...MembershipRowFields
+    currentPeriodStart
+    cancelAtPeriodEnd
+    canceledAt
+    endedReason
+    latestOrderId
+    ordersCount
+    updatedAt
+  }
+`);
+
+export const MembershipQuery = graphql(`
+  query Membership($id: ID!, $after: String) {
+    membership(id: $id) {
+      ...MembershipFields
+      orders(first: 20, after: $after) {
+        edges { node { id amount currency status billingReason createdAt paidAt discount { code } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
+export const CancelMembership = graphql(`
+  mutation CancelMembership($id: ID!, $atPeriodEnd: Boolean) {
+    cancelMembership(id: $id, atPeriodEnd: $atPeriodEnd) { ...MembershipFields }
+  }
+`);
+
+export const ResumeMembership = graphql(`
+  mutation ResumeMembership($id: ID!) {
+    resumeMembership(id: $id) { ...MembershipFields }
   }
 `);

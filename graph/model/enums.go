@@ -393,13 +393,27 @@ const (
 	EventTypeLicenseKeyActivated EventType = "license_key.activated"
 	// license_key.deactivated: a device was freed from a license key (data: the license key, with the removed activation as data.activation). Only to endpoints that list it.
 	EventTypeLicenseKeyDeactivated EventType = "license_key.deactivated"
+	// membership.created: a membership's first order was paid.
+	EventTypeMembershipCreated EventType = "membership.created"
+	// membership.renewed: a renewal was paid and the period moved on.
+	EventTypeMembershipRenewed EventType = "membership.renewed"
+	// membership.payment_failed: a renewal attempt failed.
+	EventTypeMembershipPaymentFailed EventType = "membership.payment_failed"
+	// membership.canceled: a membership was canceled.
+	EventTypeMembershipCanceled EventType = "membership.canceled"
+	// membership.resumed: a cancel was undone.
+	EventTypeMembershipResumed EventType = "membership.resumed"
+	// membership.ended: a membership ended and its access closed.
+	EventTypeMembershipEnded EventType = "membership.ended"
 )
 
 // Valid reports whether v is one of the values of EventType.
 func (v EventType) Valid() bool {
 	switch v {
 	case EventTypeOrderPaid, EventTypeOrderFulfilled, EventTypeOrderRefunded, EventTypeOrderDisputed, EventTypeOrderDisputeClosed, EventTypeOrderCanceled,
-		EventTypeLicenseKeyActivated, EventTypeLicenseKeyDeactivated:
+		EventTypeLicenseKeyActivated, EventTypeLicenseKeyDeactivated,
+		EventTypeMembershipCreated, EventTypeMembershipRenewed, EventTypeMembershipPaymentFailed,
+		EventTypeMembershipCanceled, EventTypeMembershipResumed, EventTypeMembershipEnded:
 		return true
 	}
 	return false
@@ -580,4 +594,87 @@ func (v LicenseValidationCode) Valid() bool {
 		return true
 	}
 	return false
+}
+
+// ListingBilling: how a listing is billed (CONTRACT §26).
+type ListingBilling string
+
+// The values of ListingBilling.
+const (
+	ListingBillingOneTime    ListingBilling = "one_time"   // Bought once.
+	ListingBillingMembership ListingBilling = "membership" // Charged every interval.
+)
+
+// Valid reports whether v is one of the values of ListingBilling.
+func (v ListingBilling) Valid() bool {
+	return v == ListingBillingOneTime || v == ListingBillingMembership
+}
+
+// MembershipInterval: how often a membership is billed.
+type MembershipInterval string
+
+// The values of MembershipInterval.
+const (
+	MembershipIntervalMonth MembershipInterval = "month" // Every month.
+	MembershipIntervalYear  MembershipInterval = "year"  // Every year.
+)
+
+// Valid reports whether v is one of the values of MembershipInterval.
+func (v MembershipInterval) Valid() bool {
+	return v == MembershipIntervalMonth || v == MembershipIntervalYear
+}
+
+// MembershipStatus: the lifecycle state of a membership (CONTRACT §26).
+type MembershipStatus string
+
+// The values of MembershipStatus.
+const (
+	MembershipStatusTrialing MembershipStatus = "trialing" // In its free trial.
+	MembershipStatusActive   MembershipStatus = "active"   // Paid up.
+	MembershipStatusPastDue  MembershipStatus = "past_due" // A renewal failed and is being retried.
+	MembershipStatusCanceled MembershipStatus = "canceled" // Ends at the period's end.
+	MembershipStatusEnded    MembershipStatus = "ended"    // Over: access closed.
+)
+
+// Valid reports whether v is one of the values of MembershipStatus.
+func (v MembershipStatus) Valid() bool {
+	switch v {
+	case MembershipStatusTrialing, MembershipStatusActive, MembershipStatusPastDue, MembershipStatusCanceled, MembershipStatusEnded:
+		return true
+	}
+	return false
+}
+
+// MembershipEndedReason: why a membership ended.
+type MembershipEndedReason string
+
+// The values of MembershipEndedReason.
+const (
+	MembershipEndedReasonCanceled      MembershipEndedReason = "canceled"       // Canceled.
+	MembershipEndedReasonPaymentFailed MembershipEndedReason = "payment_failed" // The last renewal attempt failed.
+	MembershipEndedReasonRefunded      MembershipEndedReason = "refunded"       // The latest order was refunded.
+	MembershipEndedReasonDisputeLost   MembershipEndedReason = "dispute_lost"   // A dispute was lost.
+)
+
+// Valid reports whether v is one of the values of MembershipEndedReason.
+func (v MembershipEndedReason) Valid() bool {
+	switch v {
+	case MembershipEndedReasonCanceled, MembershipEndedReasonPaymentFailed, MembershipEndedReasonRefunded, MembershipEndedReasonDisputeLost:
+		return true
+	}
+	return false
+}
+
+// BillingReason: why an order was created (CONTRACT §26).
+type BillingReason string
+
+// The values of BillingReason.
+const (
+	BillingReasonMembershipCreate BillingReason = "membership_create" // A membership's first order.
+	BillingReasonMembershipCycle  BillingReason = "membership_cycle"  // A renewal.
+)
+
+// Valid reports whether v is one of the values of BillingReason.
+func (v BillingReason) Valid() bool {
+	return v == BillingReasonMembershipCreate || v == BillingReasonMembershipCycle
 }

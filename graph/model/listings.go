@@ -31,16 +31,21 @@ type Listing struct {
 	// License is null without one (CONTRACT §20).
 	License *LicenseSettings `json:"license"`
 	// Access is null without limits (CONTRACT §21).
-	Access      *ListingAccess    `json:"access"`
-	UtmSource   *string           `json:"utm_source"`
-	UtmMedium   *string           `json:"utm_medium"`
-	UtmCampaign *string           `json:"utm_campaign"`
-	Metadata    map[string]any    `json:"metadata"`
-	Reviews     *Reviews          `json:"reviews"`
-	Readiness   *ListingReadiness `json:"readiness"`
-	CreatedAt   time.Time         `json:"created_at"`
-	UpdatedAt   time.Time         `json:"updated_at"`
-	PublishedAt *time.Time        `json:"published_at"`
+	Access *ListingAccess `json:"access"`
+	// Billing, Interval (null on a one-time listing) and TrialDays are the
+	// listing's billing (CONTRACT §26).
+	Billing     ListingBilling      `json:"billing"`
+	Interval    *MembershipInterval `json:"interval"`
+	TrialDays   int                 `json:"trial_days"`
+	UtmSource   *string             `json:"utm_source"`
+	UtmMedium   *string             `json:"utm_medium"`
+	UtmCampaign *string             `json:"utm_campaign"`
+	Metadata    map[string]any      `json:"metadata"`
+	Reviews     *Reviews            `json:"reviews"`
+	Readiness   *ListingReadiness   `json:"readiness"`
+	CreatedAt   time.Time           `json:"created_at"`
+	UpdatedAt   time.Time           `json:"updated_at"`
+	PublishedAt *time.Time          `json:"published_at"`
 }
 
 // ListingSummary is a listing in a list.
@@ -182,6 +187,9 @@ type CreateListingInput struct {
 	ExternalDelivery *ExternalDelivery     `json:"external_delivery"`
 	License          *LicenseSettingsInput `json:"license"`
 	Access           *ListingAccessInput   `json:"access"`
+	Billing          *ListingBilling       `json:"billing"`
+	Interval         *MembershipInterval   `json:"interval"`
+	TrialDays        *int                  `json:"trial_days"`
 }
 
 // UpdateListingInput is the body of PUT /v1/listings/{id}: only given
@@ -204,6 +212,9 @@ type UpdateListingInput struct {
 	ExternalDelivery *ExternalDelivery                        `json:"external_delivery"`
 	License          graphql.Omittable[*LicenseSettingsInput] `json:"license"`
 	Access           graphql.Omittable[*ListingAccessInput]   `json:"access"`
+	Billing          *ListingBilling                          `json:"billing"`
+	Interval         *MembershipInterval                      `json:"interval"`
+	TrialDays        *int                                     `json:"trial_days"`
 	Status           *ListingStatus                           `json:"status"`
 }
 

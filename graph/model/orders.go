@@ -47,6 +47,10 @@ type Order struct {
 	// Access is null when the order's listing had no access limits
 	// (CONTRACT §21).
 	Access *OrderAccess `json:"access"`
+	// MembershipID and BillingReason are the membership the order pays a
+	// period of, null on a one-time order (CONTRACT §26).
+	MembershipID  *string        `json:"membership_id"`
+	BillingReason *BillingReason `json:"billing_reason"`
 }
 
 // OrderDiscount is the discount code an order was bought with: the
@@ -79,6 +83,10 @@ type OrderSummary struct {
 	ContentType   OrderContentType `json:"content_type"`
 	CreatedAt     time.Time        `json:"created_at"`
 	PaidAt        *time.Time       `json:"paid_at"`
+	// MembershipID and BillingReason: the membership the order pays a
+	// period of, null on a one-time order (CONTRACT §26).
+	MembershipID  *string        `json:"membership_id"`
+	BillingReason *BillingReason `json:"billing_reason"`
 }
 
 // OrderList is a page of orders, newest first.
@@ -96,6 +104,8 @@ type OrderFilter struct {
 	BuyerEmail    *string
 	CreatedAfter  *time.Time
 	CreatedBefore *time.Time
+	// MembershipID keeps the orders of one membership (CONTRACT §26).
+	MembershipID *string
 }
 
 // FulfillInput is the body of POST /v1/orders/{id}/fulfill.

@@ -95,10 +95,16 @@ func payment(orderID string) *processor.Payment {
 
 // PaymentSucceeded is the event the checkout page produces when the buyer
 // pays. Its id is derived from the order, so a submitted-twice form is a
-// duplicate event.
+// duplicate event. It carries the payment method the checkout stored
+// (PaymentMethodOf: what a membership's renewals are charged to; one-time
+// orders ignore it). An amount of 0 (a membership's free trial: the card
+// is stored, nothing is charged) has no payment intent.
 func PaymentSucceeded(orderID string, amount int64, currency string) processor.Event {
 	pay := payment(orderID)
-	pay.Amount, pay.Currency = amount, strings.ToLower(currency)
+	pay.Amount, pay.Currency, pay.PaymentMethod = amount, strings.ToLower(currency), PaymentMethodOf(orderID)
+	if amount == 0 {
+		pay.PaymentIntentID = ""
+	}
 	return processor.Event{
 		ID: "sbx_evt_paid_" + orderID, Type: processor.PaymentSucceeded, RawType: "checkout.session.completed",
 		Payment: pay,

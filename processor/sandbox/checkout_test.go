@@ -67,9 +67,15 @@ func TestCheckoutEvents(t *testing.T) {
 
 	paid := sandbox.PaymentSucceeded(orderID, 1500, "EUR")
 	wantPay := pay
-	wantPay.Amount, wantPay.Currency = 1500, "eur"
+	wantPay.Amount, wantPay.Currency, wantPay.PaymentMethod = 1500, "eur", "sbx_pm_"+suffix
 	require.Equal(t, processor.Event{ID: "sbx_evt_paid_" + orderID, Type: processor.PaymentSucceeded,
 		RawType: "checkout.session.completed", Payment: &wantPay}, paid)
+	// A membership's trial stores the card and charges nothing: no payment intent.
+	trial := sandbox.PaymentSucceeded(orderID, 0, "EUR")
+	require.Empty(t, trial.Payment.PaymentIntentID)
+	require.Equal(t, sandbox.PaymentMethodOf(orderID), trial.Payment.PaymentMethod)
+	require.False(t, sandbox.Declines(trial.Payment.PaymentMethod))
+	require.True(t, sandbox.Declines(sandbox.DeclinePrefix+"x"))
 	require.Equal(t, paid, sandbox.PaymentSucceeded(orderID, 1500, "EUR"), "a double submit is a duplicate event")
 	require.NotEqual(t, paid.ID, sandbox.PaymentSucceeded(db.NewID("ord"), 1500, "EUR").ID)
 	require.Equal(t, sandbox.PaymentIntentID(orderID), paid.Payment.PaymentIntentID)

@@ -28,6 +28,9 @@ type Processor struct {
 	// BaseURL is the service's public address; the sandbox pages live under it.
 	BaseURL string
 	Now     func() time.Time
+	// DB keeps the sandbox's charges of stored payment methods
+	// (sandbox_charges, ChargeMembership); nil: it cannot charge them.
+	DB *db.DB
 }
 
 // New returns the sandbox processor for a service at baseURL.

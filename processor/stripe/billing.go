@@ -108,10 +108,21 @@ func (p *Processor) CancelSubscription(ctx context.Context, subscriptionID strin
 //     SubscriptionChanged with the status (see subscriptionStatus), period
 //     end, cancel_at and metadata.account_id/plan.
 //
+// An object that carries a membership's metadata (membership_id: see
+// membershipEvent) is never a plan's: such events are Ignored here.
 // handled is false for every other event, which paymentEvent then reads.
 func billingEvent(ev *processor.Event, e *stripego.Event) (handled bool, err error) {
 	if e.Account != "" {
 		return false, nil // a connected account's own business
+	}
+	switch e.Type {
+	case stripego.EventTypeCheckoutSessionCompleted, stripego.EventTypeCheckoutSessionExpired,
+		stripego.EventTypeInvoicePaid, stripego.EventTypeInvoicePaymentFailed,
+		stripego.EventTypeCustomerSubscriptionCreated, stripego.EventTypeCustomerSubscriptionUpdated,
+		stripego.EventTypeCustomerSubscriptionDeleted:
+		if isMembershipObject(e) {
+			return true, nil
+		}
 	}
 	switch e.Type {
 	case stripego.EventTypeCheckoutSessionCompleted, stripego.EventTypeCheckoutSessionExpired:

@@ -100,7 +100,7 @@ func TestParseTestWebhook(t *testing.T) {
 	require.NotEmpty(t, ep.ID)
 	require.Equal(t, "Bearer sk_test_seller", rec.last(t).Header.Get("Authorization"))
 	require.Equal(t, "/v1/webhook_endpoints", rec.last(t).Path)
-	require.Len(t, stripe.TestEndpointEvents, 9)
+	require.Len(t, stripe.TestEndpointEvents, 13)
 
 	const epSecret = "whsec_seller_endpoint"
 	parse := func(payload []byte, with string) (processor.Event, error) {

@@ -34,7 +34,23 @@ const OrderIDKey = "order_id"
 // returns the session already created rather than opening a second way to
 // pay the same order; a second call for the order with other parameters
 // within Stripe's 24-hour key lifetime is refused by Stripe.
+//
+// A membership's checkout (req.Membership set) is another kind: a
+// subscription-mode session on the seller's connected account, where the
+// subscription that renews the membership lives (CONTRACT §26). Its line
+// item is priced inline by the period (price_data with recurring.interval,
+// unit_amount the period's amount); the platform's fee is the
+// subscription's application_fee_percent, taken from every invoice; a
+// trial is subscription_data.trial_period_days (nothing charged now, the
+// card kept for the renewals); a discount code's amount off the first paid
+// period is a coupon of that amount, duration once, applied to the session
+// (see firstPeriodCoupon). The order and membership ids are recorded as the
+// metadata of the session and of its subscription (order_id,
+// membership_id). The idempotency key is the order's, as above.
 func (p *Processor) CreateCheckout(ctx context.Context, req processor.CheckoutRequest) (processor.CheckoutSession, error) {
+	if req.Membership != nil {
+		return p.createMembershipCheckout(ctx, req)
+	}
 	if err := checkCheckout(req); err != nil {
 		return processor.CheckoutSession{}, fmt.Errorf("stripe: create checkout for %s: %w", req.OrderID, err)
 	}
@@ -124,9 +140,14 @@ func refundKey(orderID string) string { return "commerce-refund-" + orderID }
 // the refund already made, and a later one, which Stripe refuses as
 // charge_already_refunded, succeeds without doing anything.
 //
-// req.ProcessorAccountID is not used: a destination charge is refunded by
-// the platform, not on the connected account.
+// req.ProcessorAccountID is not used for a one-time order: a destination
+// charge is refunded by the platform, not on the connected account. A
+// membership's order (req.MembershipID set) was paid by its subscription's
+// invoice on the connected account, a direct charge: it is refunded there
+// (the Stripe-Account header), with the application fee refunded and no
+// transfer to reverse.
 func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) error {
+	direct := req.MembershipID != "" && req.APIKey == ""
 	switch {
 	case req.OrderID == "":
 		return errors.New("stripe: refund: the order id is required")
@@ -134,6 +155,8 @@ func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) err
 		return fmt.Errorf("stripe: refund %s: the payment intent is required", req.OrderID)
 	case req.Amount < 0:
 		return fmt.Errorf("stripe: refund %s: the amount %d is negative", req.OrderID, req.Amount)
+	case direct && req.ProcessorAccountID == "":
+		return fmt.Errorf("stripe: refund %s: the connected account of membership %s is required", req.OrderID, req.MembershipID)
 	}
 	params := &stripego.RefundParams{
 		PaymentIntent:        stripego.String(req.PaymentIntentID),
@@ -144,6 +167,9 @@ func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) err
 		// Test mode: a direct charge on the seller's account, with no
 		// application fee or transfer to give back.
 		params.RefundApplicationFee, params.ReverseTransfer = nil, nil
+	} else if direct {
+		params.ReverseTransfer = nil
+		params.SetStripeAccount(req.ProcessorAccountID)
 	}
 	if req.Amount > 0 {
 		params.Amount = stripego.Int64(req.Amount)

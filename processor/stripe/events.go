@@ -33,11 +33,12 @@ import (
 //     dispute (see disputeStatus) and Payment{PaymentIntentID}.
 //
 // Every other type is left Ignored, and so are these types when they
-// happened on a connected account (the event's account is set): the
-// service's charges are destination charges on the platform, so a
-// connected account's own checkouts, charges and disputes are none of its
-// business, whatever their metadata says. A signed event whose object
-// cannot be decoded, or is not of the type's object kind, is an error.
+// happened on a connected account (the event's account is set): one-time
+// orders are destination charges on the platform, so a connected account's
+// own checkouts and charges are none of their business, whatever their
+// metadata says. (A membership's are: membershipEvent and
+// connectedPaymentEvent read those.) A signed event whose object cannot be
+// decoded, or is not of the type's object kind, is an error.
 func paymentEvent(ev *processor.Event, e *stripego.Event) error {
 	switch e.Type {
 	case stripego.EventTypeCheckoutSessionCompleted, stripego.EventTypeCheckoutSessionAsyncPaymentSucceeded,
@@ -50,6 +51,12 @@ func paymentEvent(ev *processor.Event, e *stripego.Event) error {
 	if e.Account != "" {
 		return nil
 	}
+	return paymentObjectEvent(ev, e)
+}
+
+// paymentObjectEvent normalizes a payment event of one of paymentEvent's
+// types, wherever it happened.
+func paymentObjectEvent(ev *processor.Event, e *stripego.Event) error {
 	switch e.Type {
 	case stripego.EventTypeCheckoutSessionCompleted, stripego.EventTypeCheckoutSessionAsyncPaymentSucceeded,
 		stripego.EventTypeCheckoutSessionAsyncPaymentFailed, stripego.EventTypeCheckoutSessionExpired:
@@ -57,35 +64,9 @@ func paymentEvent(ev *processor.Event, e *stripego.Event) error {
 		if err := decodeObject(e.Data, "checkout.session", &s); err != nil {
 			return err
 		}
-		switch e.Type {
-		case stripego.EventTypeCheckoutSessionCompleted:
-			if s.PaymentStatus != stripego.CheckoutSessionPaymentStatusPaid &&
-				s.PaymentStatus != stripego.CheckoutSessionPaymentStatusNoPaymentRequired {
-				return nil // unpaid: the async_payment event follows
-			}
-			ev.Type = processor.PaymentSucceeded
-		case stripego.EventTypeCheckoutSessionAsyncPaymentSucceeded:
-			ev.Type = processor.PaymentSucceeded
-		case stripego.EventTypeCheckoutSessionAsyncPaymentFailed:
-			ev.Type = processor.PaymentFailed
-		default:
-			ev.Type = processor.CheckoutExpired
-		}
-		orderID := s.Metadata[OrderIDKey]
-		if orderID == "" {
-			orderID = s.ClientReferenceID
-		}
-		ev.Payment = &processor.Payment{
-			OrderID:         orderID,
-			SessionID:       s.ID,
-			PaymentIntentID: paymentIntentID(s.PaymentIntent),
-			Amount:          s.AmountTotal,
-			Currency:        strings.ToLower(string(s.Currency)),
-			BuyerEmail:      s.CustomerEmail,
-		}
-		if s.CustomerDetails != nil && s.CustomerDetails.Email != "" {
-			// What the buyer typed at Checkout (customer_email prefills it).
-			ev.Payment.BuyerEmail = s.CustomerDetails.Email
+		typ, pay := sessionPayment(e.Type, &s)
+		if typ != processor.Ignored {
+			ev.Type, ev.Payment = typ, pay
 		}
 
 	case stripego.EventTypePaymentIntentPaymentFailed:
@@ -127,6 +108,44 @@ func paymentEvent(ev *processor.Event, e *stripego.Event) error {
 		ev.Payment = &processor.Payment{PaymentIntentID: paymentIntentID(d.PaymentIntent)}
 	}
 	return nil
+}
+
+// sessionPayment is what a checkout session event of type typ says of the
+// order's payment (see paymentEvent); Ignored for a completed session not
+// paid yet (a delayed payment method: the async_payment event follows).
+func sessionPayment(typ stripego.EventType, s *stripego.CheckoutSession) (processor.EventType, *processor.Payment) {
+	var t processor.EventType
+	switch typ {
+	case stripego.EventTypeCheckoutSessionCompleted:
+		if s.PaymentStatus != stripego.CheckoutSessionPaymentStatusPaid &&
+			s.PaymentStatus != stripego.CheckoutSessionPaymentStatusNoPaymentRequired {
+			return processor.Ignored, nil
+		}
+		t = processor.PaymentSucceeded
+	case stripego.EventTypeCheckoutSessionAsyncPaymentSucceeded:
+		t = processor.PaymentSucceeded
+	case stripego.EventTypeCheckoutSessionAsyncPaymentFailed:
+		t = processor.PaymentFailed
+	default:
+		t = processor.CheckoutExpired
+	}
+	orderID := s.Metadata[OrderIDKey]
+	if orderID == "" {
+		orderID = s.ClientReferenceID
+	}
+	pay := &processor.Payment{
+		OrderID:         orderID,
+		SessionID:       s.ID,
+		PaymentIntentID: paymentIntentID(s.PaymentIntent),
+		Amount:          s.AmountTotal,
+		Currency:        strings.ToLower(string(s.Currency)),
+		BuyerEmail:      s.CustomerEmail,
+	}
+	if s.CustomerDetails != nil && s.CustomerDetails.Email != "" {
+		// What the buyer typed at Checkout (customer_email prefills it).
+		pay.BuyerEmail = s.CustomerDetails.Email
+	}
+	return t, pay
 }
 
 // disputeStatus maps a Stripe dispute status to the service's: the

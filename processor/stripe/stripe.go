@@ -203,9 +203,13 @@ func (p *Processor) OnboardingLink(ctx context.Context, processorAccountID, retu
 //
 // A missing, malformed, wrong or expired signature is an error wrapping
 // processor.ErrBadSignature; a correctly signed event whose body cannot be
-// decoded is a plain error. account.updated becomes processor.AccountUpdated;
-// the checkout, payment intent, refund and dispute events are normalized as
-// described at paymentEvent; every other type is processor.Ignored.
+// decoded is a plain error. account.updated becomes processor.AccountUpdated.
+// Every other event from a connected account (the event's account set) is a
+// membership's or none of the service's business (see connectedEvent). On
+// the platform, the plan subscriptions' events are normalized as described
+// at billingEvent, and the checkout, payment intent, refund and dispute
+// events as described at paymentEvent. Every other type is
+// processor.Ignored.
 func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.Event, error) {
 	if len(p.webhookSecrets) == 0 {
 		return processor.Event{}, fmt.Errorf("%w: no webhook secret is configured (STRIPE_WEBHOOK_SECRET)", processor.ErrBadSignature)
@@ -223,6 +227,15 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 		ev.Type, ev.Account = processor.AccountUpdated, status
 		return ev, nil
 	}
+	if e.Account != "" {
+		// On a connected account: a membership's events, or none of the
+		// service's business.
+		err := connectedEvent(&ev, &e)
+		if err != nil {
+			return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s) from %s: %w", e.ID, e.Type, e.Account, err)
+		}
+		return ev, nil
+	}
 	if handled, err := billingEvent(&ev, &e); handled || err != nil {
 		if err != nil {
 			return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
@@ -233,6 +246,29 @@ func (p *Processor) ParseWebhook(payload []byte, header http.Header) (processor.
 		return processor.Event{}, fmt.Errorf("stripe: webhook %s (%s): %w", e.ID, e.Type, err)
 	}
 	return ev, nil
+}
+
+// connectedEvent normalizes an event from a connected account into ev: a
+// membership's checkout, invoices and subscription (membershipEvent), and
+// the refunds and disputes of the charges its invoices made there
+// (connectedPaymentEvent), each carrying the account
+// (ConnectedAccountID). Anything else there is the seller's own business:
+// Ignored. No connected account's event is ever a plan's (those are the
+// platform's) or a one-time order's (destination charges on the platform).
+func connectedEvent(ev *processor.Event, e *stripego.Event) error {
+	handled, err := membershipEvent(ev, e)
+	if err != nil {
+		return err
+	}
+	if !handled {
+		if err := connectedPaymentEvent(ev, e); err != nil {
+			return err
+		}
+	}
+	if ev.Type != processor.Ignored {
+		ev.ConnectedAccountID = e.Account
+	}
+	return nil
 }
 
 // verify checks a webhook's Stripe-Signature against any of secrets and

@@ -35,26 +35,49 @@ type recorder struct {
 type recorded struct {
 	Method, Path string
 	Header       http.Header
-	Form         url.Values
+	// Form is the form body of a POST, or the query of a GET.
+	Form url.Values
+	// Response is the body of the answer.
+	Response []byte
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	rec := recorded{Method: req.Method, Path: req.URL.Path, Header: req.Header.Clone()}
+	rec := recorded{Method: req.Method, Path: req.URL.Path, Header: req.Header.Clone(), Form: req.URL.Query()}
 	if req.Body != nil {
 		b, err := io.ReadAll(req.Body)
 		if err != nil {
 			return nil, err
 		}
 		req.Body.Close()
-		if rec.Form, err = url.ParseQuery(string(b)); err != nil {
-			return nil, err
+		if len(b) > 0 {
+			if rec.Form, err = url.ParseQuery(string(b)); err != nil {
+				return nil, err
+			}
 		}
 		req.Body = io.NopCloser(strings.NewReader(string(b)))
 	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(strings.NewReader(string(b)))
+	rec.Response = b
 	r.mu.Lock()
 	r.reqs = append(r.reqs, rec)
 	r.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(req)
+	return resp, nil
+}
+
+// all returns the requests recorded so far, oldest first.
+func (r *recorder) all() []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]recorded(nil), r.reqs...)
 }
 
 func (r *recorder) last(t *testing.T) recorded {

@@ -19,13 +19,16 @@ import (
 // it with that endpoint's secret (ParseTestWebhook).
 
 // TestEndpointEvents are the event types the test-mode endpoint receives:
-// the payment events paymentEvent reads.
+// the payment events paymentEvent reads, and the invoice and subscription
+// events of memberships (membershipEvent).
 var TestEndpointEvents = []string{
 	string(stripego.EventTypeCheckoutSessionCompleted), string(stripego.EventTypeCheckoutSessionAsyncPaymentSucceeded),
 	string(stripego.EventTypeCheckoutSessionAsyncPaymentFailed), string(stripego.EventTypeCheckoutSessionExpired),
 	string(stripego.EventTypePaymentIntentPaymentFailed), string(stripego.EventTypeChargeRefunded),
 	string(stripego.EventTypeChargeDisputeCreated), string(stripego.EventTypeChargeDisputeUpdated),
 	string(stripego.EventTypeChargeDisputeClosed),
+	string(stripego.EventTypeInvoicePaid), string(stripego.EventTypeInvoicePaymentFailed),
+	string(stripego.EventTypeCustomerSubscriptionUpdated), string(stripego.EventTypeCustomerSubscriptionDeleted),
 }
 
 // RegisterTestEndpoint creates a webhook endpoint at url on the account of
@@ -72,10 +75,11 @@ func (p *Processor) DeleteTestEndpoint(ctx context.Context, apiKey, endpointID s
 }
 
 // ParseTestWebhook verifies a webhook from a seller's test account with
-// its endpoint's secret and normalizes its payment events as ParseWebhook
-// does. The seller's own subscriptions and accounts are none of the
-// service's business, and neither is anything in live mode: those are
-// Ignored.
+// its endpoint's secret and normalizes its payment events, and its
+// memberships' checkout, invoice and subscription events (those whose
+// metadata the service wrote), as ParseWebhook does. The seller's own
+// subscriptions and accounts are none of the service's business, and
+// neither is anything in live mode: those are Ignored.
 func (p *Processor) ParseTestWebhook(payload []byte, header http.Header, secret string) (processor.Event, error) {
 	if secret == "" {
 		return processor.Event{}, fmt.Errorf("%w: no test endpoint is registered", processor.ErrBadSignature)
@@ -86,6 +90,12 @@ func (p *Processor) ParseTestWebhook(payload []byte, header http.Header, secret 
 	}
 	ev := processor.Event{ID: e.ID, Type: processor.Ignored, RawType: string(e.Type)}
 	if e.Livemode {
+		return ev, nil
+	}
+	if handled, err := membershipEvent(&ev, &e); handled || err != nil {
+		if err != nil {
+			return processor.Event{}, fmt.Errorf("stripe: test webhook %s (%s): %w", e.ID, e.Type, err)
+		}
 		return ev, nil
 	}
 	if e.Type == stripego.EventTypeCheckoutSessionCompleted || e.Type == stripego.EventTypeCheckoutSessionExpired {

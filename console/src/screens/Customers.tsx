@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { CreateCustomerPortalLink, CustomersQuery } from '../ops';
+import { CreateCustomerPortalLink, CustomerQuery, CustomersQuery, MembershipsQuery } from '../ops';
 import { problemsOf, type Problem } from '../problems';
 import { Link, navigate, useLocation } from '../router';
 import { Empty, Field, FormErrors, Loading, Page, Pager, Time, formatMoney, useCursor } from '../ui';
+import { MembershipTable } from './Memberships';
 
 export function Customers() {
   const { query } = useLocation();
@@ -69,8 +70,13 @@ export function Customers() {
             <tbody>
               {conn.edges.map(({ node: c }) => (
                 <tr key={c.id}>
-                  <td><Link to={`/orders?buyer=${encodeURIComponent(c.email)}`}>{c.email}</Link></td>
-                  <td>{c.ordersCount}</td>
+                  <td><Link to={`/customers/${c.id}`}>{c.email}</Link></td>
+                  <td>
+                    <Link to={`/orders?buyer=${encodeURIComponent(c.email)}`}>
+                      {c.ordersCount}
+                      <span className="sr-only"> {c.ordersCount === 1 ? 'order' : 'orders'}</span>
+                    </Link>
+                  </td>
                   <td>{formatMoney(c.totalSpent, c.currency)}</td>
                   <td><Time value={c.firstOrderAt} /></td>
                   <td><Time value={c.lastOrderAt} /></td>
@@ -99,6 +105,62 @@ export function Customers() {
         </section>
       )}
       {conn && <Pager page={cursor.page} hasNext={conn.pageInfo.hasNextPage} onNext={() => cursor.next(conn.pageInfo.endCursor)} onPrev={cursor.prev} />}
+    </Page>
+  );
+}
+
+/** /customers/{id}: one customer, their memberships, a link to their orders. */
+export function CustomerScreen({ id }: { id: string }) {
+  const [{ data, fetching, error }] = useQuery({ query: CustomerQuery, variables: { id } });
+  const cursor = useCursor(id);
+  const [{ data: mem, fetching: memFetching, error: memError }] = useQuery({
+    query: MembershipsQuery,
+    variables: { first: 20, after: cursor.after, customer: id },
+    pause: !data?.customer,
+  });
+  const c = data?.customer;
+  if (!c && fetching) return <Page title="Customer"><Loading /></Page>;
+  const problems = problemsOf(error);
+  if (!c) {
+    const missing = problems.length === 0 || problems.some((p) => p.code === 'not_found');
+    return (
+      <Page title={missing ? 'Customer not found' : 'Customer'}>
+        {!missing && <FormErrors problems={problems} />}
+        {missing && (
+          <p>
+            No customer of your account has the id {id}. <Link to="/customers">Back to the customers</Link>.
+          </p>
+        )}
+      </Page>
+    );
+  }
+  const conn = mem?.viewer?.memberships;
+  const rows = conn?.edges.map((e) => e.node) ?? [];
+  return (
+    <Page title={c.email}>
+      <section aria-labelledby="customer-summary">
+        <h2 id="customer-summary" className="sr-only">Summary</h2>
+        <dl className="facts">
+          <dt>Paid orders</dt>
+          <dd><Link to={`/orders?buyer=${encodeURIComponent(c.email)}`}>{new Intl.NumberFormat().format(c.ordersCount)} {c.ordersCount === 1 ? 'order' : 'orders'}</Link></dd>
+          <dt>Spent</dt>
+          <dd>{formatMoney(c.totalSpent, c.currency)}</dd>
+          <dt>First order</dt>
+          <dd><Time value={c.firstOrderAt} /></dd>
+          <dt>Last order</dt>
+          <dd><Time value={c.lastOrderAt} /></dd>
+          <dt>Customer since</dt>
+          <dd><Time value={c.createdAt} /></dd>
+        </dl>
+      </section>
+      <section aria-labelledby="customer-memberships">
+        <h2 id="customer-memberships">Memberships</h2>
+        <FormErrors problems={problemsOf(memError)} />
+        {!conn && memFetching && <Loading what="Loading the memberships" />}
+        {conn && rows.length === 0 && cursor.page === 1 && <p className="muted">{c.email} has no memberships: they bought only one-time listings.</p>}
+        {rows.length > 0 && <MembershipTable rows={rows} buyer={false} label={`Memberships of ${c.email}`} />}
+        {conn && <Pager page={cursor.page} hasNext={conn.pageInfo.hasNextPage} onNext={() => cursor.next(conn.pageInfo.endCursor)} onPrev={cursor.prev} />}
+      </section>
     </Page>
   );
 }

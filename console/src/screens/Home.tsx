@@ -10,6 +10,7 @@ export function Home() {
   const v = data?.viewer;
   const again = () => refetch({ requestPolicy: 'network-only' });
   const { query } = useLocation();
+  const sellsMemberships = !!v && (v.membershipStats.activeMemberships > 0 || (v.anyMembership?.edges.length ?? 0) > 0);
   return (
     <Page title="Home">
       {query.get('processor') === 'connected' && <Notice>Processor connected: onboarding is complete.</Notice>}
@@ -42,6 +43,21 @@ export function Home() {
                 <dt>Listings</dt>
                 <dd>{v.stats.totalListings}</dd>
               </div>
+              {/* Recurring revenue once the account has had a membership: before, the tiles would only say 0 about nothing. */}
+              {sellsMemberships && (
+                <>
+                  <div>
+                    <dt>Monthly recurring revenue</dt>
+                    <dd data-testid="mrr">{formatMoney(v.membershipStats.mrr, v.membershipStats.currency ?? v.currency)}</dd>
+                    <dd className="stat-note">Yearly ones count a twelfth; trials once they pay.</dd>
+                  </div>
+                  <div>
+                    <dt>Active memberships</dt>
+                    <dd data-testid="active-memberships">{new Intl.NumberFormat().format(v.membershipStats.activeMemberships)}</dd>
+                    <dd className="stat-note"><Link to="/memberships">All memberships</Link></dd>
+                  </div>
+                </>
+              )}
             </dl>
           </section>
           <section aria-labelledby="recent">

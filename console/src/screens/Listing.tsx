@@ -21,9 +21,12 @@ import type {
   ExternalDelivery,
   FilePurpose,
   LicenseSettingsInput,
+  ListingBilling,
   ListingFieldsFragment,
   ListingPricing,
+  MembershipInterval,
 } from '../gql/graphql';
+import { intervalAdjective, intervalWord, perInterval, trialText } from '../membership';
 import { ActionList } from '../actions';
 import {
   daysMessage,
@@ -59,8 +62,15 @@ import {
 // A pay-what-you-want listing's maximum when the seller sets none (CONTRACT §19).
 const defaultMaximum = 99_999_999;
 
-/** How a listing is priced, in words: "$12.50", "$5.00 or more", "Free, or pay what you want". */
-export function priceText(l: { price: number; pricing: ListingPricing; currency?: string | null }): string {
+/** How a listing is priced, in words: "$12.50", "$9.00 / month", "$5.00 or more", "Free, or pay what you want". */
+export function priceText(l: {
+  price: number;
+  pricing: ListingPricing;
+  currency?: string | null;
+  billing?: ListingBilling;
+  interval?: MembershipInterval | null;
+}): string {
+  if (l.billing === 'MEMBERSHIP' && l.interval) return perInterval(l.price, l.currency, l.interval);
   if (l.pricing !== 'PAY_WHAT_YOU_WANT') return formatMoney(l.price, l.currency);
   return l.price === 0 ? 'Free, or pay what you want' : `${formatMoney(l.price, l.currency)} or more`;
 }
@@ -69,19 +79,31 @@ export function priceText(l: { price: number; pricing: ListingPricing; currency?
  * A listing's license terms in words: "Up to 3 devices per key · keys
  * expire 365 days after purchase · keys start with ACME-".
  */
-export function licenseText(l: NonNullable<ListingFieldsFragment['license']>): string {
+export function licenseText(l: NonNullable<ListingFieldsFragment['license']>, membership = false): string {
   const n = new Intl.NumberFormat();
   const parts = [
     l.activationLimit == null
       ? 'Any number of devices per key'
       : `Up to ${n.format(l.activationLimit)} ${l.activationLimit === 1 ? 'device' : 'devices'} per key`,
-    l.expiresAfterDays == null
-      ? 'keys never expire'
-      : `keys expire ${n.format(l.expiresAfterDays)} ${l.expiresAfterDays === 1 ? 'day' : 'days'} after purchase`,
+    membership
+      ? 'keys last as long as the membership'
+      : l.expiresAfterDays == null
+        ? 'keys never expire'
+        : `keys expire ${n.format(l.expiresAfterDays)} ${l.expiresAfterDays === 1 ? 'day' : 'days'} after purchase`,
   ];
   if (l.keyPrefix) parts.push(`keys start with ${l.keyPrefix}-`);
   return parts.join(' · ');
 }
+
+/** A membership listing's billing in words: "Membership, billed monthly · 14-day free trial". */
+export function billingText(l: Pick<ListingFieldsFragment, 'billing' | 'interval' | 'trialDays'>): string {
+  if (l.billing !== 'MEMBERSHIP' || !l.interval) return 'One-time purchase';
+  return `Membership, billed ${intervalAdjective[l.interval].toLowerCase()} · ${trialText(l.trialDays)}`;
+}
+
+// A membership's free trial, in days (CONTRACT §26).
+const maxTrialDays = 90;
+const trialMessage = 'A free trial lasts a whole number of days from 0 to 90; leave it empty or 0 for none.';
 
 // What a key looks like: the prefix, then four groups of five characters.
 const keyShape = 'XXXXX-XXXXX-XXXXX-XXXXX';
@@ -144,6 +166,9 @@ function ListingForm({
   const [title, setTitle] = useState(listing?.title ?? '');
   const [description, setDescription] = useState(listing?.description ?? '');
   const [pricing, setPricing] = useState<ListingPricing>(listing?.pricing ?? 'FIXED');
+  const [billing, setBilling] = useState<ListingBilling>(listing?.billing ?? 'ONE_TIME');
+  const [billingInterval, setBillingInterval] = useState<MembershipInterval>(listing?.interval ?? 'MONTH');
+  const [trialDays, setTrialDays] = useState(listing && listing.trialDays > 0 ? String(listing.trialDays) : '');
   const [price, setPrice] = useState(listing ? moneyText(listing.price, currency) : '');
   const [suggested, setSuggested] = useState(listing?.suggestedPrice != null ? moneyText(listing.suggestedPrice, currency) : '');
   const [maximum, setMaximum] = useState(
@@ -226,14 +251,29 @@ function ListingForm({
     // The license terms are checked here against CONTRACT §20's bounds, so
     // a person reads what to type; the API's own messages, written for its
     // callers ("activation_limit must be …"), are only a last line.
+    // A membership's key lasts as long as the membership (§26): it takes no expiry.
     const license: LicenseSettingsInput | null = licensed
       ? {
           activationLimit: wholeNumber(activationLimit, 1, maxActivationLimit, 'license.activation_limit', limitMessage, local),
-          expiresAfterDays: wholeNumber(expiresAfterDays, 1, maxExpiresAfterDays, 'license.expires_after_days', daysMessage, local),
+          expiresAfterDays:
+            billing === 'MEMBERSHIP'
+              ? null
+              : wholeNumber(expiresAfterDays, 1, maxExpiresAfterDays, 'license.expires_after_days', daysMessage, local),
           keyPrefix: keyPrefix.trim(),
         }
       : null;
     if (license && !keyPrefixPattern.test(license.keyPrefix ?? '')) local.push({ message: prefixMessage, param: 'license.key_prefix' });
+    // A membership's trial, in words for a person like the license terms;
+    // the rest of the billing (pay what you want refused, the interval) is
+    // the service's to say, at its field.
+    const membership = billing === 'MEMBERSHIP';
+    const trial = membership ? wholeNumber(trialDays, 0, maxTrialDays, 'trial_days', trialMessage, local) ?? 0 : null;
+    // One-time is the default: it is sent only to change a membership back.
+    const billingInput = membership
+      ? { billing, interval: billingInterval, trialDays: trial }
+      : listing?.billing === 'MEMBERSHIP'
+        ? { billing }
+        : {};
     if (local.length) {
       setProblems(local);
       return;
@@ -247,6 +287,7 @@ function ListingForm({
           price: cents,
           pricing,
           ...(pwyw ? { suggestedPrice, maximumPrice } : {}),
+          ...billingInput,
           description: blank(description),
           slug: blank(slug),
           cover: cover?.token ?? null,
@@ -274,6 +315,8 @@ function ListingForm({
         // Null removes the suggestion and restores the default maximum;
         // changing to fixed pricing removes both.
         ...(pwyw ? { suggestedPrice, maximumPrice } : {}),
+        // Changing to one-time removes the interval and the trial.
+        ...billingInput,
         description: blank(description),
         slug: slug.trim() || undefined,
         ...(cover ? { cover: cover.token } : removeCover ? { cover: null } : {}),
@@ -297,6 +340,7 @@ function ListingForm({
       // The license as saved: "1,000" reads "1000".
       setActivationLimit(license?.activationLimit != null ? String(license.activationLimit) : '');
       setExpiresAfterDays(license?.expiresAfterDays != null ? String(license.expiresAfterDays) : '');
+      setTrialDays(trial ? String(trial) : '');
       setCover(null);
       setRemoveCover(false);
       setNotice('Saved.');
@@ -330,6 +374,9 @@ function ListingForm({
     'title',
     'price',
     'pricing',
+    'billing',
+    'interval',
+    'trial_days',
     'suggested_price',
     'maximum_price',
     'description',
@@ -364,6 +411,8 @@ function ListingForm({
           <dl className="facts" data-testid="pricing">
             <dt>Price</dt>
             <dd>{priceText(listing)}</dd>
+            <dt>Billing</dt>
+            <dd data-testid="billing">{billingText(listing)}</dd>
             {listing.pricing === 'PAY_WHAT_YOU_WANT' && (
               <>
                 <dt>Suggested</dt>
@@ -379,7 +428,7 @@ function ListingForm({
             {listing.license && (
               <>
                 <dt>License keys</dt>
-                <dd data-testid="license-terms">{licenseText(listing.license)}</dd>
+                <dd data-testid="license-terms">{licenseText(listing.license, listing.billing === 'MEMBERSHIP')}</dd>
               </>
             )}
           </dl>
@@ -423,6 +472,44 @@ function ListingForm({
           <legend>Details</legend>
           <Field label="Title" param="title" problems={problems} required maxLength={200} value={title} onValue={setTitle} />
           <Choice
+            legend="Billing"
+            param="billing"
+            problems={problems}
+            value={billing}
+            onValue={setBilling}
+            options={[
+              { value: 'ONE_TIME', label: 'One-time', hint: 'buyers pay once and keep it' },
+              { value: 'MEMBERSHIP', label: 'Membership', hint: 'buyers pay every month or year, and keep access while they do' },
+            ]}
+          />
+          {billing === 'MEMBERSHIP' && (
+            <>
+              <Choice
+                legend="Interval"
+                param="interval"
+                problems={problems}
+                value={billingInterval}
+                onValue={setBillingInterval}
+                options={[
+                  { value: 'MONTH', label: intervalAdjective.MONTH, hint: 'charged every month' },
+                  { value: 'YEAR', label: intervalAdjective.YEAR, hint: 'charged every year' },
+                ]}
+              />
+              <Field
+                label="Free trial (days, optional)"
+                short
+                param="trial_days"
+                problems={problems}
+                inputMode="numeric"
+                maxLength={3}
+                placeholder="14"
+                value={trialDays}
+                onValue={setTrialDays}
+                hint="0 to 90 days before the first charge; the buyer’s card is stored at checkout and charged when the trial ends. Empty: no trial."
+              />
+            </>
+          )}
+          <Choice
             legend="Pricing"
             param="pricing"
             problems={problems}
@@ -430,11 +517,15 @@ function ListingForm({
             onValue={setPricing}
             options={[
               { value: 'FIXED', label: 'A fixed price' },
-              { value: 'PAY_WHAT_YOU_WANT', label: 'Pay what you want', hint: 'buyers name the amount, from your minimum' },
+              {
+                value: 'PAY_WHAT_YOU_WANT',
+                label: 'Pay what you want',
+                hint: billing === 'MEMBERSHIP' ? 'not for memberships' : 'buyers name the amount, from your minimum',
+              },
             ]}
           />
           <Field
-            label={`${pricing === 'PAY_WHAT_YOU_WANT' ? 'Minimum price' : 'Price'}${cur}`}
+            label={`${pricing === 'PAY_WHAT_YOU_WANT' ? 'Minimum price' : billing === 'MEMBERSHIP' ? `Price per ${intervalWord[billingInterval]}` : 'Price'}${cur}`}
             short
             param="price"
             problems={problems}
@@ -524,18 +615,24 @@ function ListingForm({
                 onValue={setActivationLimit}
                 hint="How many devices one key can be active on at once, 1 to 10,000. Empty: no limit."
               />
-              <Field
-                label="Keys expire after, in days (optional)"
-                short
-                param="license.expires_after_days"
-                problems={problems}
-                inputMode="numeric"
-                maxLength={5}
-                placeholder="365"
-                value={expiresAfterDays}
-                onValue={setExpiresAfterDays}
-                hint="Counted from the purchase, 1 to 3,650 days. Empty: keys never expire."
-              />
+              {billing === 'MEMBERSHIP' ? (
+                <p className="muted" data-testid="membership-key-expiry">
+                  A member’s key works while the membership lasts and expires when it ends.
+                </p>
+              ) : (
+                <Field
+                  label="Keys expire after, in days (optional)"
+                  short
+                  param="license.expires_after_days"
+                  problems={problems}
+                  inputMode="numeric"
+                  maxLength={5}
+                  placeholder="365"
+                  value={expiresAfterDays}
+                  onValue={setExpiresAfterDays}
+                  hint="Counted from the purchase, 1 to 3,650 days. Empty: keys never expire."
+                />
+              )}
               <Field
                 label="Key prefix (optional)"
                 short

@@ -8,6 +8,8 @@ import { problemsOf, type Problem } from '../problems';
 import { Link } from '../router';
 import { Badge, FormErrors, Loading, Notice, Page, TextArea, Time, formatMoney } from '../ui';
 import { DeliverableAdder, formatBytes } from './Listing';
+import { billingReasonOf, perInterval } from '../membership';
+import { MembershipStatusBadge } from './Memberships';
 
 // Snapshot members that are amounts in the smallest unit of the snapshot's currency.
 const moneyKeys = new Set(['price', 'suggested_price', 'maximum_price']);
@@ -106,6 +108,23 @@ export function OrderScreen({ id }: { id: string }) {
           </dd>
           <dt>Buyer</dt>
           <dd>{order.buyerEmail}</dd>
+          {order.billingReason && (
+            <>
+              <dt>Billing</dt>
+              <dd data-testid="order-billing-reason">{billingReasonOf(order.billingReason, order.amount)}</dd>
+            </>
+          )}
+          {order.membershipId && (
+            <>
+              <dt>Membership</dt>
+              <dd data-testid="order-membership">
+                <Link to={`/memberships/${order.membershipId}`}>
+                  {order.membership ? perInterval(order.membership.amount, order.membership.currency, order.membership.interval) : order.membershipId}
+                </Link>
+                {order.membership && <> <MembershipStatusBadge status={order.membership.status} /></>}
+              </dd>
+            </>
+          )}
           {order.discount ? (
             <>
               <dt>Subtotal</dt>
@@ -168,7 +187,7 @@ export function OrderScreen({ id }: { id: string }) {
           {order.customerId && (
             <>
               <dt>Customer</dt>
-              <dd><Link to={`/customers?email=${encodeURIComponent(order.buyerEmail)}`}>{order.customerId}</Link></dd>
+              <dd><Link to={`/customers/${order.customerId}`}>{order.customerId}</Link></dd>
             </>
           )}
         </dl>
@@ -213,7 +232,9 @@ export function OrderScreen({ id }: { id: string }) {
       )}
       <section aria-labelledby="delivered">
         <h2 id="delivered">Deliverables</h2>
-        {order.deliverables.length === 0 ? (
+        {order.deliverables.length === 0 && order.billingReason === 'MEMBERSHIP_CYCLE' ? (
+          <p className="muted">A renewal: the buyer keeps the access of the membership’s first order, so nothing new is sent.</p>
+        ) : order.deliverables.length === 0 ? (
           <p className="muted">None delivered.</p>
         ) : (
           <ul className="items">

@@ -4,6 +4,7 @@ import { OrdersQuery } from '../ops';
 import type { OrderStatus } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link, navigate, useLocation } from '../router';
+import { billingReasonOf } from '../membership';
 import { Badge, Empty, Field, FormErrors, Loading, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
 
 const statuses: { value: '' | OrderStatus; label: string }[] = [
@@ -95,6 +96,7 @@ export function Orders() {
                   <td>{o.buyerEmail}</td>
                   <td>
                     {formatMoney(o.amount, o.currency)}
+                    {o.billingReason && <small className="muted block">{billingReasonOf(o.billingReason, o.amount)}</small>}
                     {o.discount && (
                       <small className="muted block">
                         with <code>{o.discount.code}</code>
