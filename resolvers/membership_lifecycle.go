@@ -370,9 +370,14 @@ func setMembershipKeyExpiry(ctx context.Context, tx db.Tx, m *db.Membership, at 
 	return nil
 }
 
-// membershipUpdate is the processor's change of m's subscription.
+// membershipUpdate is the processor's change of m's subscription
+// (Processor.UpdateMembership). A membership the service renews itself
+// (the sandbox's: no subscription) has nothing at the processor to change.
 func (r *Resolver) membershipUpdate(ctx context.Context, tx db.Tx, m *db.Membership, u processor.MembershipUpdate) error {
-	u.MembershipID, u.SubscriptionID = m.ID, deref(m.ProcessorSubscriptionID, "")
+	if m.ProcessorSubscriptionID == nil {
+		return nil
+	}
+	u.MembershipID, u.SubscriptionID = m.ID, *m.ProcessorSubscriptionID
 	var procID *string
 	var sealed []byte
 	if err := tx.River.QueryRow(ctx, `SELECT processor_account_id, processor_test_key FROM accounts WHERE id = $1`, m.AccountID).

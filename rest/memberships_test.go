@@ -361,6 +361,12 @@ func TestMembershipRenewalPaid(t *testing.T) {
 	acc := env.NewAccount()
 	connectSandbox(t, env, acc.Key)
 	l := membershipListing(t, env, acc.Key, nil)
+	// Membership events reach the endpoints that list them, and only those.
+	plain := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": "https://93.184.216.34/orders"})
+	require.Equal(t, 201, plain.Status, "%s", plain.Body)
+	listing := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": "https://93.184.216.34/members",
+		"events": []string{"membership.created", "membership.renewed"}})
+	require.Equal(t, 201, listing.Status, "%s", listing.Body)
 	buyer := uniqueEmail("renew")
 	first, memID := buyMembership(t, env, l["slug"].(string), url.Values{"email": {buyer}})
 	before := membershipRow(t, env, memID)
@@ -403,6 +409,28 @@ func TestMembershipRenewalPaid(t *testing.T) {
 	require.Contains(t, receipt, "Paid: $9.00")
 	require.Contains(t, receipt, row.CurrentPeriodEnd.Format("January 2, 2006"))
 	require.Contains(t, receipt, env.URL+"/library")
+
+	deliveries := func(endpoint string) []string {
+		rows, err := env.Server.DB.Pool.Query(context.Background(), `SELECT type FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY type`, endpoint)
+		require.NoError(t, err)
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			require.NoError(t, rows.Scan(&s))
+			out = append(out, s)
+		}
+		return out
+	}
+	require.Equal(t, []string{"membership.created", "membership.renewed"}, deliveries(listing.JSON(t)["id"].(string)))
+	require.Equal(t, []string{"order.fulfilled", "order.fulfilled", "order.paid", "order.paid"}, deliveries(plain.JSON(t)["id"].(string)))
+	evs := env.Get("/v1/events?type=membership.renewed", acc.Key)
+	require.Equal(t, 200, evs.Status, "%s", evs.Body)
+	require.Len(t, evs.JSON(t)["data"], 1)
+	ev := evs.JSON(t)["data"].([]any)[0].(map[string]any)
+	require.Equal(t, ren["id"], ev["order_id"])
+	require.Equal(t, l["id"], ev["listing_id"])
+	require.Equal(t, memID, ev["data"].(map[string]any)["id"])
 
 	cust := env.Get("/v1/customers/"+row.CustomerID, acc.Key).JSON(t)
 	require.EqualValues(t, 2, cust["orders_count"])

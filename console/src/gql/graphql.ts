@@ -229,7 +229,7 @@ export type CreateListingInput = {
 
 /** A new webhook endpoint. */
 export type CreateWebhookInput = {
-  /** The event types to receive (default: the six order events; the LICENSE_KEY_* events only when listed). */
+  /** The event types to receive (default: the six order events; the LICENSE_KEY_* and MEMBERSHIP_* events only when listed). */
   events?: Array<EventType> | null | undefined;
   /** A name to recognise the endpoint by, at most 100 characters. */
   name?: string | null | undefined;
