@@ -726,7 +726,7 @@ func TestMembershipRefundAndDisputeEnd(t *testing.T) {
 	first, memID := buyMembership(t, env, l["slug"].(string), url.Values{"email": {buyer}})
 	m := advance(t, env, memID, "paid")
 	require.Equal(t, 200, env.Post("/v1/orders/"+m["latest_order_id"].(string)+"/refund", acc.Key, nil).Status)
-	require.Eventually(t, func() bool { return membershipRow(t, env, memID).Status == "ended" }, 10*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { return membershipRow(t, env, memID).Status == "ended" }, 30*time.Second, 50*time.Millisecond)
 	row := membershipRow(t, env, memID)
 	require.Equal(t, "refunded", *row.EndedReason)
 	require.Equal(t, "revoked", licenseKeyOf(t, env, acc.Key, first)["status"])
@@ -754,7 +754,7 @@ func TestMembershipRefundAndDisputeEnd(t *testing.T) {
 	require.Equal(t, 200, env.Post("/v1/orders/"+oFirst+"/refund", acc.Key, nil).Status)
 	require.Eventually(t, func() bool {
 		return env.Get("/v1/orders/"+oFirst, acc.Key).JSON(t)["payment_status"] == "refunded"
-	}, 10*time.Second, 50*time.Millisecond)
+	}, 30*time.Second, 50*time.Millisecond)
 	require.Equal(t, "active", membershipRow(t, env, oID).Status)
 	status, _ = downloadStatus(t, env, old)
 	require.Equal(t, 200, status, "access follows the membership, which goes on")
