@@ -273,7 +273,7 @@ func TestKillDuringPurchases(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	recovered := time.Since(restartedAt)
-	_, resent := mailbox(t, sink)
+	_, resent := mailbox(t, sink, "Your download")
 	t.Logf("recovered %s after the restart (download emails all out after %s): %d paid orders, %d events × %d endpoints delivered, %d download emails (one Message-ID each); %d duplicate webhook posts (at least once), %d messages handed to SMTP again under their Message-ID",
 		recovered.Round(time.Millisecond), mailOut.Round(time.Millisecond), orders, events, len(endpoints), orders, rc.duplicates(), resent)
 	require.GreaterOrEqual(t, orders, purchases)
@@ -288,7 +288,7 @@ func TestKillDuringPurchases(t *testing.T) {
 func check(ctx context.Context, t *testing.T, pool *pgxpool.Pool, listingID string, endpoints map[string]string, rc *receiver, sink *testkit.SMTPServer) (string, string, int, int) {
 	// Mail: one download email per buyer of a paid order, gone out, and
 	// received by the SMTP server under exactly one Message-ID.
-	received, _ := mailbox(t, sink)
+	received, _ := mailbox(t, sink, "Your download")
 	rows, err := pool.Query(ctx, `SELECT o.id, o.buyer_email,
 			count(m.id) FILTER (WHERE m.status IN ('sent', 'logged') AND m.sent_at IS NOT NULL), count(m.id)
 		FROM orders o LEFT JOIN mail_messages m ON m.to_address = o.buyer_email AND m.template = $2
@@ -349,9 +349,9 @@ func check(ctx context.Context, t *testing.T, pool *pgxpool.Pool, listingID stri
 }
 
 // mailbox returns, by recipient (lowercased), the Message-IDs of the
-// download emails the SMTP server accepted and how often each, and how many
+// emails whose subject starts with subjectPrefix that the SMTP server accepted and how often each, and how many
 // acceptances repeated a Message-ID already accepted.
-func mailbox(t *testing.T, sink *testkit.SMTPServer) (map[string]map[string]int, int) {
+func mailbox(t *testing.T, sink *testkit.SMTPServer, subjectPrefix string) (map[string]map[string]int, int) {
 	out := map[string]map[string]int{}
 	repeats := 0
 	for _, m := range sink.Messages() {
@@ -359,7 +359,7 @@ func mailbox(t *testing.T, sink *testkit.SMTPServer) (map[string]map[string]int,
 		require.NoError(t, err)
 		subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 		require.NoError(t, err)
-		if !strings.HasPrefix(subject, "Your download") {
+		if !strings.HasPrefix(subject, subjectPrefix) {
 			continue
 		}
 		id := msg.Header.Get("Message-Id")

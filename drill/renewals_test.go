@@ -1,11 +1,8 @@
 package drill_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"mime"
-	netmail "net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -160,7 +157,7 @@ func TestKillDuringRenewals(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	_, resent := receipts(t, sink)
+	_, resent := mailbox(t, sink, "Receipt: ")
 	t.Logf("recovered %s after the restart: %d memberships renewed once each, %d charges, %d receipts (one Message-ID each, %d handed to SMTP again)",
 		time.Since(restartedAt).Round(time.Millisecond), memberships, memberships, memberships, resent)
 }
@@ -179,7 +176,7 @@ func renewalProblem(ctx context.Context, t *testing.T, pool *pgxpool.Pool, listi
 		FROM memberships m WHERE m.listing_id = $1 ORDER BY m.id`, listingID, mail.TemplateMembershipReceipt)
 	require.NoError(t, err)
 	defer rows.Close()
-	got, _ := receipts(t, sink)
+	got, _ := mailbox(t, sink, "Receipt: ")
 	seen := 0
 	for rows.Next() {
 		var id, email, status string
@@ -207,33 +204,4 @@ func renewalProblem(ctx context.Context, t *testing.T, pool *pgxpool.Pool, listi
 		return fmt.Sprintf("%d memberships, want %d", seen, memberships)
 	}
 	return ""
-}
-
-// receipts returns, by recipient (lowercased), the Message-IDs of the
-// receipts the SMTP server accepted, and how many acceptances repeated a
-// Message-ID already accepted.
-func receipts(t *testing.T, sink *testkit.SMTPServer) (map[string]map[string]int, int) {
-	out := map[string]map[string]int{}
-	repeats := 0
-	for _, m := range sink.Messages() {
-		msg, err := netmail.ReadMessage(bytes.NewReader(m.Data))
-		require.NoError(t, err)
-		subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-		require.NoError(t, err)
-		if !strings.HasPrefix(subject, "Receipt: ") {
-			continue
-		}
-		id := msg.Header.Get("Message-Id")
-		require.NotEmpty(t, id)
-		for _, to := range m.To {
-			to = strings.ToLower(to)
-			if out[to] == nil {
-				out[to] = map[string]int{}
-			}
-			if out[to][id]++; out[to][id] > 1 {
-				repeats++
-			}
-		}
-	}
-	return out, repeats
 }

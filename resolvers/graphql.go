@@ -137,27 +137,39 @@ func (x mutationResolver) FulfillOrder(ctx context.Context, id string, input *mo
 	return x.Resolver.FulfillOrder(ctx, id, *input)
 }
 
-// Listing of an order, through the request's dataloader; null once deleted.
+// Listing of an order; null once deleted.
 func (x orderResolver) Listing(ctx context.Context, obj *model.Order) (*model.Listing, error) {
-	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l.listings.Load(ctx, obj.ListingID)
+	return x.loadListing(ctx, obj.ListingID)
+}
+
+// Customer of an order.
+func (x orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
+	if obj.CustomerID == nil {
+		return nil, nil
 	}
-	m, err := x.ListingsByID(ctx, []string{obj.ListingID})
+	return x.loadCustomer(ctx, *obj.CustomerID)
+}
+
+// loadListing is one of the caller's live listings through the request's
+// dataloader (nil once deleted), or alone without one.
+func (r *Resolver) loadListing(ctx context.Context, id string) (*model.Listing, error) {
+	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
+		return l.listings.Load(ctx, id)
+	}
+	m, err := r.ListingsByID(ctx, []string{id})
 	if err != nil {
 		return nil, err
 	}
 	return m[0], nil
 }
 
-// Customer of an order, through the request's dataloader.
-func (x orderResolver) Customer(ctx context.Context, obj *model.Order) (*model.Customer, error) {
-	if obj.CustomerID == nil {
-		return nil, nil
-	}
+// loadCustomer is one of the caller's customers through the request's
+// dataloader, or alone without one.
+func (r *Resolver) loadCustomer(ctx context.Context, id string) (*model.Customer, error) {
 	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l.customers.Load(ctx, *obj.CustomerID)
+		return l.customers.Load(ctx, id)
 	}
-	m, err := x.CustomersByID(ctx, []string{*obj.CustomerID})
+	m, err := r.CustomersByID(ctx, []string{id})
 	if err != nil {
 		return nil, err
 	}

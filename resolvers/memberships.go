@@ -186,28 +186,14 @@ func (x mutationResolver) ResumeMembership(ctx context.Context, id string) (*mod
 	return x.Resolver.ResumeMembership(ctx, id)
 }
 
-// Listing of a membership, through the request's dataloader; null once deleted.
+// Listing of a membership; null once deleted.
 func (x membershipResolver) Listing(ctx context.Context, obj *model.Membership) (*model.Listing, error) {
-	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l.listings.Load(ctx, obj.ListingID)
-	}
-	m, err := x.ListingsByID(ctx, []string{obj.ListingID})
-	if err != nil {
-		return nil, err
-	}
-	return m[0], nil
+	return x.loadListing(ctx, obj.ListingID)
 }
 
-// Customer of a membership, through the request's dataloader.
+// Customer of a membership.
 func (x membershipResolver) Customer(ctx context.Context, obj *model.Membership) (*model.Customer, error) {
-	if l, ok := ctx.Value(loadersKey{}).(*loaders); ok {
-		return l.customers.Load(ctx, obj.CustomerID)
-	}
-	m, err := x.CustomersByID(ctx, []string{obj.CustomerID})
-	if err != nil {
-		return nil, err
-	}
-	return m[0], nil
+	return x.loadCustomer(ctx, obj.CustomerID)
 }
 
 // Orders of a membership, newest first.
