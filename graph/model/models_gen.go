@@ -2,6 +2,87 @@
 
 package model
 
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// The account's sales over a range of UTC dates (GET /v1/analytics, CONTRACT §23):
+// one bucket per interval, every bucket present (zeros included), and the
+// totals over the whole range.
+type Analytics struct {
+	// Always "analytics".
+	Object string `json:"object"`
+	// Lowercase ISO 4217 of the amounts; null until the processor is connected.
+	Currency *string `json:"currency,omitempty"`
+	// The width of the buckets.
+	Interval AnalyticsInterval `json:"interval"`
+	// The first date of the range, YYYY-MM-DD (UTC).
+	From string `json:"from"`
+	// The last date of the range (inclusive), YYYY-MM-DD (UTC).
+	To string `json:"to"`
+	// The sums over the whole range, with the conversion rate and the recurring revenue now.
+	Totals *AnalyticsTotals `json:"totals"`
+	// One bucket per interval, oldest first; the first starts on the period boundary that contains from.
+	Series []*AnalyticsBucket `json:"series"`
+	// The listings with the most revenue in the range (an addition of ours to CONTRACT §23), highest first, then by orders; with listingId, that listing alone.
+	TopListings []*ListingAnalytics `json:"topListings"`
+}
+
+// One bucket of a sales series.
+type AnalyticsBucket struct {
+	// The bucket's first date, YYYY-MM-DD (UTC).
+	Start string `json:"start"`
+	// In the smallest currency unit: amounts of orders paid in the bucket, minus refunds confirmed in it and amounts of disputes lost in it (may be negative).
+	Revenue int `json:"revenue"`
+	// Orders paid in the bucket (refunded later or not).
+	Orders int `json:"orders"`
+	// Orders refunded in the bucket.
+	Refunds int `json:"refunds"`
+	// Product-page views: one per client per listing per 30 minutes.
+	Views int `json:"views"`
+	// Orders created in the bucket (checkouts started).
+	Checkouts int `json:"checkouts"`
+}
+
+// The sums of a sales series.
+type AnalyticsTotals struct {
+	// In the smallest currency unit: revenue over the range.
+	Revenue int `json:"revenue"`
+	// Orders paid in the range.
+	Orders int `json:"orders"`
+	// Orders refunded in the range.
+	Refunds int `json:"refunds"`
+	// Product-page views in the range.
+	Views int `json:"views"`
+	// Checkouts started in the range.
+	Checkouts int `json:"checkouts"`
+	// Paid orders ÷ views, a decimal string with 4 places rounded half up ("0.0312"); null without views.
+	ConversionRate *string `json:"conversionRate,omitempty"`
+	// Monthly recurring revenue now, in the smallest currency unit (CONTRACT §26): memberships ACTIVE or PAST_DUE at the time of the request, yearly ones divided by 12, rounded half up; trials excluded. Not limited by the range or the listing.
+	Mrr int `json:"mrr"`
+	// How many memberships are ACTIVE or PAST_DUE now (the set mrr counts).
+	ActiveMemberships int `json:"activeMemberships"`
+}
+
+// One listing's sales over an analytics range.
+type ListingAnalytics struct {
+	// The listing.
+	Listing *Listing `json:"listing"`
+	// In the smallest currency unit, as AnalyticsBucket.revenue.
+	Revenue int `json:"revenue"`
+	// Orders paid in the range.
+	Orders int `json:"orders"`
+	// Product-page views in the range.
+	Views int `json:"views"`
+	// Checkouts started in the range.
+	Checkouts int `json:"checkouts"`
+	// Paid orders ÷ views, 4 places rounded half up; null without views.
+	ConversionRate *string `json:"conversionRate,omitempty"`
+}
+
 // The operations that change something; a READ_ONLY key may not run them (permission_denied).
 type Mutation struct {
 }
@@ -16,4 +97,65 @@ type Query struct {
 // {"authorization": "Bearer svc_…"}. A key holds at most 10 subscriptions at
 // once; the 11th fails with rate_limited.
 type Subscription struct {
+}
+
+// The width of an analytics bucket (CONTRACT §23).
+type AnalyticsInterval string
+
+const (
+	// UTC days.
+	AnalyticsIntervalDay AnalyticsInterval = "DAY"
+	// ISO weeks (Monday to Sunday, UTC).
+	AnalyticsIntervalWeek AnalyticsInterval = "WEEK"
+	// UTC calendar months.
+	AnalyticsIntervalMonth AnalyticsInterval = "MONTH"
+)
+
+var AllAnalyticsInterval = []AnalyticsInterval{
+	AnalyticsIntervalDay,
+	AnalyticsIntervalWeek,
+	AnalyticsIntervalMonth,
+}
+
+func (e AnalyticsInterval) IsValid() bool {
+	switch e {
+	case AnalyticsIntervalDay, AnalyticsIntervalWeek, AnalyticsIntervalMonth:
+		return true
+	}
+	return false
+}
+
+func (e AnalyticsInterval) String() string {
+	return string(e)
+}
+
+func (e *AnalyticsInterval) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AnalyticsInterval(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AnalyticsInterval", str)
+	}
+	return nil
+}
+
+func (e AnalyticsInterval) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AnalyticsInterval) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AnalyticsInterval) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
