@@ -31,8 +31,10 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Account() AccountResolver
+	Analytics() AnalyticsResolver
 	Event() EventResolver
 	Listing() ListingResolver
+	ListingAnalytics() ListingAnalyticsResolver
 	Membership() MembershipResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
@@ -47,12 +49,13 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	Account struct {
 		APIKeys         func(childComplexity int, first *int, after *string) int
+		Analytics       func(childComplexity int, from *string, to *string, interval *model.AnalyticsInterval, listingID *string) int
 		AvatarURL       func(childComplexity int) int
 		BillingStatus   func(childComplexity int) int
 		Bio             func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
 		Currency        func(childComplexity int) int
-		Customers       func(childComplexity int, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Customers       func(childComplexity int, first *int, after *string, email *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
 		Discounts       func(childComplexity int, first *int, after *string, status *model.DiscountStatus, listing *string) int
 		DisplayName     func(childComplexity int) int
 		Email           func(childComplexity int) int
@@ -61,13 +64,13 @@ type ComplexityRoot struct {
 		GAMeasurementID func(childComplexity int) int
 		ID              func(childComplexity int) int
 		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
-		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus) int
+		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus, query *string) int
 		MembershipStats func(childComplexity int) int
 		Memberships     func(childComplexity int, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) int
 		NotifyOrders    func(childComplexity int) int
 		NotifyWebhooks  func(childComplexity int) int
 		Object          func(childComplexity int) int
-		Orders          func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Orders          func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
 		Plan            func(childComplexity int) int
 		Processor       func(childComplexity int) int
 		Readiness       func(childComplexity int) int
@@ -111,6 +114,37 @@ type ComplexityRoot struct {
 		Method   func(childComplexity int) int
 		Params   func(childComplexity int) int
 		URL      func(childComplexity int) int
+	}
+
+	Analytics struct {
+		Currency    func(childComplexity int) int
+		From        func(childComplexity int) int
+		Interval    func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Series      func(childComplexity int) int
+		To          func(childComplexity int) int
+		TopListings func(childComplexity int, first *int) int
+		Totals      func(childComplexity int) int
+	}
+
+	AnalyticsBucket struct {
+		Checkouts func(childComplexity int) int
+		Orders    func(childComplexity int) int
+		Refunds   func(childComplexity int) int
+		Revenue   func(childComplexity int) int
+		Start     func(childComplexity int) int
+		Views     func(childComplexity int) int
+	}
+
+	AnalyticsTotals struct {
+		ActiveMemberships func(childComplexity int) int
+		Checkouts         func(childComplexity int) int
+		ConversionRate    func(childComplexity int) int
+		Mrr               func(childComplexity int) int
+		Orders            func(childComplexity int) int
+		Refunds           func(childComplexity int) int
+		Revenue           func(childComplexity int) int
+		Views             func(childComplexity int) int
 	}
 
 	ApiKey struct {
@@ -426,6 +460,17 @@ type ComplexityRoot struct {
 	ListingAccess struct {
 		AccessDays    func(childComplexity int) int
 		DownloadLimit func(childComplexity int) int
+	}
+
+	ListingAnalytics struct {
+		Checkouts      func(childComplexity int) int
+		ConversionRate func(childComplexity int) int
+		Listing        func(childComplexity int) int
+		ListingID      func(childComplexity int) int
+		Orders         func(childComplexity int) int
+		Revenue        func(childComplexity int) int
+		Title          func(childComplexity int) int
+		Views          func(childComplexity int) int
 	}
 
 	ListingConnection struct {
@@ -808,17 +853,21 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AccountResolver interface {
+	Analytics(ctx context.Context, obj *model.Account, from *string, to *string, interval *model.AnalyticsInterval, listingID *string) (*model.Analytics, error)
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
 
 	Discounts(ctx context.Context, obj *model.Account, first *int, after *string, status *model.DiscountStatus, listing *string) (*model.DiscountConnection, error)
 	LicenseKeys(ctx context.Context, obj *model.Account, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) (*model.LicenseKeyConnection, error)
-	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error)
+	Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error)
 	MembershipStats(ctx context.Context, obj *model.Account) (*model.MembershipStats, error)
 	Memberships(ctx context.Context, obj *model.Account, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) (*model.MembershipConnection, error)
-	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
-	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
+	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
+	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
 	Events(ctx context.Context, obj *model.Account, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
+}
+type AnalyticsResolver interface {
+	TopListings(ctx context.Context, obj *model.Analytics, first *int) ([]*model.ListingAnalytics, error)
 }
 type EventResolver interface {
 	Data(ctx context.Context, obj *model.Event) (map[string]any, error)
@@ -828,6 +877,9 @@ type ListingResolver interface {
 
 	Reviews(ctx context.Context, obj *model.Listing) (*model.Reviews, error)
 	AllReviews(ctx context.Context, obj *model.Listing, first *int, after *string) (*model.ReviewConnection, error)
+}
+type ListingAnalyticsResolver interface {
+	Listing(ctx context.Context, obj *model.ListingAnalytics) (*model.Listing, error)
 }
 type MembershipResolver interface {
 	Listing(ctx context.Context, obj *model.Membership) (*model.Listing, error)
@@ -939,6 +991,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.APIKeys(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Account.analytics":
+		if e.ComplexityRoot.Account.Analytics == nil {
+			break
+		}
+
+		args, err := ec.field_Account_analytics_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.Analytics(childComplexity, args["from"].(*string), args["to"].(*string), args["interval"].(*model.AnalyticsInterval), args["listingId"].(*string)), true
 	case "Account.avatarUrl":
 		if e.ComplexityRoot.Account.AvatarURL == nil {
 			break
@@ -979,7 +1042,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Customers(childComplexity, args["first"].(*int), args["after"].(*string), args["email"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
+		return e.ComplexityRoot.Account.Customers(childComplexity, args["first"].(*int), args["after"].(*string), args["email"].(*string), args["query"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
 	case "Account.discounts":
 		if e.ComplexityRoot.Account.Discounts == nil {
 			break
@@ -1053,7 +1116,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ListingStatus)), true
+		return e.ComplexityRoot.Account.Listings(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.ListingStatus), args["query"].(*string)), true
 	case "Account.membershipStats":
 		if e.ComplexityRoot.Account.MembershipStats == nil {
 			break
@@ -1099,7 +1162,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Account.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.OrderStatus), args["listing"].(*string), args["buyerEmail"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
+		return e.ComplexityRoot.Account.Orders(childComplexity, args["first"].(*int), args["after"].(*string), args["status"].(*model.OrderStatus), args["listing"].(*string), args["buyerEmail"].(*string), args["query"].(*string), args["createdAfter"].(*time.Time), args["createdBefore"].(*time.Time)), true
 	case "Account.plan":
 		if e.ComplexityRoot.Account.Plan == nil {
 			break
@@ -1278,6 +1341,146 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ActionResolve.URL(childComplexity), true
+
+	case "Analytics.currency":
+		if e.ComplexityRoot.Analytics.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.Currency(childComplexity), true
+	case "Analytics.from":
+		if e.ComplexityRoot.Analytics.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.From(childComplexity), true
+	case "Analytics.interval":
+		if e.ComplexityRoot.Analytics.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.Interval(childComplexity), true
+	case "Analytics.object":
+		if e.ComplexityRoot.Analytics.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.Object(childComplexity), true
+	case "Analytics.series":
+		if e.ComplexityRoot.Analytics.Series == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.Series(childComplexity), true
+	case "Analytics.to":
+		if e.ComplexityRoot.Analytics.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.To(childComplexity), true
+	case "Analytics.topListings":
+		if e.ComplexityRoot.Analytics.TopListings == nil {
+			break
+		}
+
+		args, err := ec.field_Analytics_topListings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Analytics.TopListings(childComplexity, args["first"].(*int)), true
+	case "Analytics.totals":
+		if e.ComplexityRoot.Analytics.Totals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Analytics.Totals(childComplexity), true
+
+	case "AnalyticsBucket.checkouts":
+		if e.ComplexityRoot.AnalyticsBucket.Checkouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Checkouts(childComplexity), true
+	case "AnalyticsBucket.orders":
+		if e.ComplexityRoot.AnalyticsBucket.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Orders(childComplexity), true
+	case "AnalyticsBucket.refunds":
+		if e.ComplexityRoot.AnalyticsBucket.Refunds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Refunds(childComplexity), true
+	case "AnalyticsBucket.revenue":
+		if e.ComplexityRoot.AnalyticsBucket.Revenue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Revenue(childComplexity), true
+	case "AnalyticsBucket.start":
+		if e.ComplexityRoot.AnalyticsBucket.Start == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Start(childComplexity), true
+	case "AnalyticsBucket.views":
+		if e.ComplexityRoot.AnalyticsBucket.Views == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsBucket.Views(childComplexity), true
+
+	case "AnalyticsTotals.activeMemberships":
+		if e.ComplexityRoot.AnalyticsTotals.ActiveMemberships == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.ActiveMemberships(childComplexity), true
+	case "AnalyticsTotals.checkouts":
+		if e.ComplexityRoot.AnalyticsTotals.Checkouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Checkouts(childComplexity), true
+	case "AnalyticsTotals.conversionRate":
+		if e.ComplexityRoot.AnalyticsTotals.ConversionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.ConversionRate(childComplexity), true
+	case "AnalyticsTotals.mrr":
+		if e.ComplexityRoot.AnalyticsTotals.Mrr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Mrr(childComplexity), true
+	case "AnalyticsTotals.orders":
+		if e.ComplexityRoot.AnalyticsTotals.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Orders(childComplexity), true
+	case "AnalyticsTotals.refunds":
+		if e.ComplexityRoot.AnalyticsTotals.Refunds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Refunds(childComplexity), true
+	case "AnalyticsTotals.revenue":
+		if e.ComplexityRoot.AnalyticsTotals.Revenue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Revenue(childComplexity), true
+	case "AnalyticsTotals.views":
+		if e.ComplexityRoot.AnalyticsTotals.Views == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AnalyticsTotals.Views(childComplexity), true
 
 	case "ApiKey.createdAt":
 		if e.ComplexityRoot.ApiKey.CreatedAt == nil {
@@ -2595,6 +2798,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ListingAccess.DownloadLimit(childComplexity), true
+
+	case "ListingAnalytics.checkouts":
+		if e.ComplexityRoot.ListingAnalytics.Checkouts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Checkouts(childComplexity), true
+	case "ListingAnalytics.conversionRate":
+		if e.ComplexityRoot.ListingAnalytics.ConversionRate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.ConversionRate(childComplexity), true
+	case "ListingAnalytics.listing":
+		if e.ComplexityRoot.ListingAnalytics.Listing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Listing(childComplexity), true
+	case "ListingAnalytics.listingId":
+		if e.ComplexityRoot.ListingAnalytics.ListingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.ListingID(childComplexity), true
+	case "ListingAnalytics.orders":
+		if e.ComplexityRoot.ListingAnalytics.Orders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Orders(childComplexity), true
+	case "ListingAnalytics.revenue":
+		if e.ComplexityRoot.ListingAnalytics.Revenue == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Revenue(childComplexity), true
+	case "ListingAnalytics.title":
+		if e.ComplexityRoot.ListingAnalytics.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Title(childComplexity), true
+	case "ListingAnalytics.views":
+		if e.ComplexityRoot.ListingAnalytics.Views == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Views(childComplexity), true
 
 	case "ListingConnection.edges":
 		if e.ComplexityRoot.ListingConnection.Edges == nil {
@@ -4539,7 +4791,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/analytics.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4553,6 +4805,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/access.graphqls", Input: sourceData("schema/access.graphqls"), BuiltIn: false},
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
+	{Name: "schema/analytics.graphqls", Input: sourceData("schema/analytics.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
 	{Name: "schema/checkouts.graphqls", Input: sourceData("schema/checkouts.graphqls"), BuiltIn: false},
@@ -4613,6 +4866,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_readiness(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Account_createdAt(ctx, field)
+	case "analytics":
+		return ec.fieldContext_Account_analytics(ctx, field)
 	case "apiKeys":
 		return ec.fieldContext_Account_apiKeys(ctx, field)
 	case "subscription":
@@ -4711,6 +4966,68 @@ func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field
 		return ec.fieldContext_ActionResolve_mcp(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ActionResolve", field.Name)
+}
+
+func (ec *executionContext) childFields_Analytics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Analytics_object(ctx, field)
+	case "currency":
+		return ec.fieldContext_Analytics_currency(ctx, field)
+	case "interval":
+		return ec.fieldContext_Analytics_interval(ctx, field)
+	case "from":
+		return ec.fieldContext_Analytics_from(ctx, field)
+	case "to":
+		return ec.fieldContext_Analytics_to(ctx, field)
+	case "totals":
+		return ec.fieldContext_Analytics_totals(ctx, field)
+	case "series":
+		return ec.fieldContext_Analytics_series(ctx, field)
+	case "topListings":
+		return ec.fieldContext_Analytics_topListings(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Analytics", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsBucket(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "start":
+		return ec.fieldContext_AnalyticsBucket_start(ctx, field)
+	case "revenue":
+		return ec.fieldContext_AnalyticsBucket_revenue(ctx, field)
+	case "orders":
+		return ec.fieldContext_AnalyticsBucket_orders(ctx, field)
+	case "refunds":
+		return ec.fieldContext_AnalyticsBucket_refunds(ctx, field)
+	case "views":
+		return ec.fieldContext_AnalyticsBucket_views(ctx, field)
+	case "checkouts":
+		return ec.fieldContext_AnalyticsBucket_checkouts(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsBucket", field.Name)
+}
+
+func (ec *executionContext) childFields_AnalyticsTotals(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revenue":
+		return ec.fieldContext_AnalyticsTotals_revenue(ctx, field)
+	case "orders":
+		return ec.fieldContext_AnalyticsTotals_orders(ctx, field)
+	case "refunds":
+		return ec.fieldContext_AnalyticsTotals_refunds(ctx, field)
+	case "views":
+		return ec.fieldContext_AnalyticsTotals_views(ctx, field)
+	case "checkouts":
+		return ec.fieldContext_AnalyticsTotals_checkouts(ctx, field)
+	case "conversionRate":
+		return ec.fieldContext_AnalyticsTotals_conversionRate(ctx, field)
+	case "mrr":
+		return ec.fieldContext_AnalyticsTotals_mrr(ctx, field)
+	case "activeMemberships":
+		return ec.fieldContext_AnalyticsTotals_activeMemberships(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AnalyticsTotals", field.Name)
 }
 
 func (ec *executionContext) childFields_ApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5341,6 +5658,28 @@ func (ec *executionContext) childFields_ListingAccess(ctx context.Context, field
 		return ec.fieldContext_ListingAccess_accessDays(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ListingAccess", field.Name)
+}
+
+func (ec *executionContext) childFields_ListingAnalytics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "listingId":
+		return ec.fieldContext_ListingAnalytics_listingId(ctx, field)
+	case "title":
+		return ec.fieldContext_ListingAnalytics_title(ctx, field)
+	case "listing":
+		return ec.fieldContext_ListingAnalytics_listing(ctx, field)
+	case "revenue":
+		return ec.fieldContext_ListingAnalytics_revenue(ctx, field)
+	case "orders":
+		return ec.fieldContext_ListingAnalytics_orders(ctx, field)
+	case "views":
+		return ec.fieldContext_ListingAnalytics_views(ctx, field)
+	case "checkouts":
+		return ec.fieldContext_ListingAnalytics_checkouts(ctx, field)
+	case "conversionRate":
+		return ec.fieldContext_ListingAnalytics_conversionRate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ListingAnalytics", field.Name)
 }
 
 func (ec *executionContext) childFields_ListingConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6073,6 +6412,44 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Account_analytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "interval",
+		func(ctx context.Context, v any) (*model.AnalyticsInterval, error) {
+			return ec.unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["interval"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "listingId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["listingId"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_apiKeys_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6122,22 +6499,30 @@ func (ec *executionContext) field_Account_customers_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["email"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["createdAfter"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+	args["createdAfter"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["createdBefore"] = arg4
+	args["createdBefore"] = arg5
 	return args, nil
 }
 
@@ -6322,6 +6707,14 @@ func (ec *executionContext) field_Account_listings_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["status"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg3
 	return args, nil
 }
 
@@ -6422,22 +6815,30 @@ func (ec *executionContext) field_Account_orders_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["buyerEmail"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "createdAfter",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["createdAfter"] = arg5
-	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
+	args["createdAfter"] = arg6
+	arg7, err := graphql.ProcessArgField(ctx, rawArgs, "createdBefore",
 		func(ctx context.Context, v any) (*time.Time, error) {
 			return ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["createdBefore"] = arg6
+	args["createdBefore"] = arg7
 	return args, nil
 }
 
@@ -6460,6 +6861,20 @@ func (ec *executionContext) field_Account_webhooks_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Analytics_topListings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
 	return args, nil
 }
 
@@ -7827,6 +8242,50 @@ func (ec *executionContext) fieldContext_Account_createdAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Account_analytics(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_analytics(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().Analytics(ctx, obj, fc.Args["from"].(*string), fc.Args["to"].(*string), fc.Args["interval"].(*model.AnalyticsInterval), fc.Args["listingId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Analytics) graphql.Marshaler {
+			return ec.marshalNAnalytics2ᚖcommerceᚋgraphᚋmodelᚐAnalytics(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Account_analytics(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Analytics(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_analytics_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Account_apiKeys(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8001,7 +8460,7 @@ func (ec *executionContext) _Account_listings(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Listings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ListingStatus))
+			return ec.Resolvers.Account().Listings(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.ListingStatus), fc.Args["query"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingConnection) graphql.Marshaler {
@@ -8121,7 +8580,7 @@ func (ec *executionContext) _Account_orders(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.OrderStatus), fc.Args["listing"].(*string), fc.Args["buyerEmail"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
+			return ec.Resolvers.Account().Orders(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["status"].(*model.OrderStatus), fc.Args["listing"].(*string), fc.Args["buyerEmail"].(*string), fc.Args["query"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrderConnection) graphql.Marshaler {
@@ -8165,7 +8624,7 @@ func (ec *executionContext) _Account_customers(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Account().Customers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["email"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
+			return ec.Resolvers.Account().Customers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["email"].(*string), fc.Args["query"].(*string), fc.Args["createdAfter"].(*time.Time), fc.Args["createdBefore"].(*time.Time))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomerConnection) graphql.Marshaler {
@@ -8845,6 +9304,551 @@ func (ec *executionContext) fieldContext_ActionResolve_mcp(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Analytics_object(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Analytics_currency(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Analytics_interval(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_interval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AnalyticsInterval) graphql.Marshaler {
+			return ec.marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analytics", field, false, false, errors.New("field of type AnalyticsInterval does not have child fields"))
+}
+
+func (ec *executionContext) _Analytics_from(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Analytics_to(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Analytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Analytics_totals(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_totals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Totals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AnalyticsTotals) graphql.Marshaler {
+			return ec.marshalNAnalyticsTotals2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsTotals(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_totals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Analytics",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AnalyticsTotals(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Analytics_series(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_series(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Series, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AnalyticsBucket) graphql.Marshaler {
+			return ec.marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_series(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Analytics",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AnalyticsBucket(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Analytics_topListings(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Analytics_topListings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Analytics().TopListings(ctx, obj, fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ListingAnalytics) graphql.Marshaler {
+			return ec.marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Analytics_topListings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Analytics",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ListingAnalytics(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Analytics_topListings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AnalyticsBucket_start(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_start(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Start, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_start(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsBucket_revenue(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_revenue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revenue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_revenue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsBucket_orders(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsBucket_refunds(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_refunds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refunds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsBucket_views(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_views(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Views, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsBucket_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsBucket_checkouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checkouts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsBucket_checkouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsBucket", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_revenue(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_revenue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revenue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_revenue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_orders(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_refunds(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_refunds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Refunds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_refunds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_views(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_views(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Views, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_checkouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checkouts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_checkouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_conversionRate(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_conversionRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConversionRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_conversionRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_mrr(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_mrr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mrr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_mrr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _AnalyticsTotals_activeMemberships(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AnalyticsTotals_activeMemberships(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActiveMemberships, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AnalyticsTotals_activeMemberships(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AnalyticsTotals", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
@@ -14053,6 +15057,199 @@ func (ec *executionContext) _ListingAccess_accessDays(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_ListingAccess_accessDays(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ListingAccess", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_listingId(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_listingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_listingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_title(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_listing(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_listing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ListingAnalytics().Listing(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_listing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ListingAnalytics",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Listing(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ListingAnalytics_revenue(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_revenue(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revenue, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_revenue(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_orders(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_orders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Orders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_orders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_views(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_views(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Views, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_views(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_checkouts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checkouts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_checkouts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_conversionRate(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_conversionRate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConversionRate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_conversionRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _ListingConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ListingConnection) (ret graphql.Marshaler) {
@@ -24121,6 +25318,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "analytics":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_analytics(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "apiKeys":
 			field := field
 
@@ -24779,6 +26014,248 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 		case "mcp":
 			out.Values[i] = ec._ActionResolve_mcp(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var analyticsImplementors = []string{"Analytics"}
+
+func (ec *executionContext) _Analytics(ctx context.Context, sel ast.SelectionSet, obj *model.Analytics) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Analytics")
+		case "object":
+			out.Values[i] = ec._Analytics_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Analytics_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "interval":
+			out.Values[i] = ec._Analytics_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "from":
+			out.Values[i] = ec._Analytics_from(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "to":
+			out.Values[i] = ec._Analytics_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totals":
+			out.Values[i] = ec._Analytics_totals(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "series":
+			out.Values[i] = ec._Analytics_series(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "topListings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Analytics_topListings(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var analyticsBucketImplementors = []string{"AnalyticsBucket"}
+
+func (ec *executionContext) _AnalyticsBucket(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsBucket) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsBucketImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsBucket")
+		case "start":
+			out.Values[i] = ec._AnalyticsBucket_start(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revenue":
+			out.Values[i] = ec._AnalyticsBucket_revenue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._AnalyticsBucket_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunds":
+			out.Values[i] = ec._AnalyticsBucket_refunds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "views":
+			out.Values[i] = ec._AnalyticsBucket_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkouts":
+			out.Values[i] = ec._AnalyticsBucket_checkouts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var analyticsTotalsImplementors = []string{"AnalyticsTotals"}
+
+func (ec *executionContext) _AnalyticsTotals(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsTotals) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTotalsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AnalyticsTotals")
+		case "revenue":
+			out.Values[i] = ec._AnalyticsTotals_revenue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "orders":
+			out.Values[i] = ec._AnalyticsTotals_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refunds":
+			out.Values[i] = ec._AnalyticsTotals_refunds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "views":
+			out.Values[i] = ec._AnalyticsTotals_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkouts":
+			out.Values[i] = ec._AnalyticsTotals_checkouts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conversionRate":
+			out.Values[i] = ec._AnalyticsTotals_conversionRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "mrr":
+			out.Values[i] = ec._AnalyticsTotals_mrr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "activeMemberships":
+			out.Values[i] = ec._AnalyticsTotals_activeMemberships(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -27099,6 +28576,112 @@ func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.Selectio
 			out.Values[i] = ec._ListingAccess_accessDays(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var listingAnalyticsImplementors = []string{"ListingAnalytics"}
+
+func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAnalytics) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, listingAnalyticsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ListingAnalytics")
+		case "listingId":
+			out.Values[i] = ec._ListingAnalytics_listingId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._ListingAnalytics_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "listing":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ListingAnalytics_listing(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "revenue":
+			out.Values[i] = ec._ListingAnalytics_revenue(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "orders":
+			out.Values[i] = ec._ListingAnalytics_orders(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "views":
+			out.Values[i] = ec._ListingAnalytics_views(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "checkouts":
+			out.Values[i] = ec._ListingAnalytics_checkouts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "conversionRate":
+			out.Values[i] = ec._ListingAnalytics_conversionRate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -30922,6 +32505,82 @@ func (ec *executionContext) unmarshalNActivateLicenseInput2commerceᚋgraphᚋmo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNAnalytics2ᚖcommerceᚋgraphᚋmodelᚐAnalytics(ctx context.Context, sel ast.SelectionSet, v *model.Analytics) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Analytics(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AnalyticsBucket) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAnalyticsBucket2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucket(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAnalyticsBucket2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucket(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsBucket) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsBucket(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, v any) (model.AnalyticsInterval, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, sel ast.SelectionSet, v model.AnalyticsInterval) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval = map[string]model.AnalyticsInterval{
+		"DAY":   model.AnalyticsIntervalDay,
+		"WEEK":  model.AnalyticsIntervalWeek,
+		"MONTH": model.AnalyticsIntervalMonth,
+	}
+	marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval = map[model.AnalyticsInterval]string{
+		model.AnalyticsIntervalDay:   "DAY",
+		model.AnalyticsIntervalWeek:  "WEEK",
+		model.AnalyticsIntervalMonth: "MONTH",
+	}
+)
+
+func (ec *executionContext) marshalNAnalyticsTotals2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsTotals(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsTotals) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AnalyticsTotals(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.APIKey) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -31896,6 +33555,32 @@ func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 		return graphql.Null
 	}
 	return ec._Listing(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingAnalytics) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNListingAnalytics2ᚖcommerceᚋgraphᚋmodelᚐListingAnalytics(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNListingAnalytics2ᚖcommerceᚋgraphᚋmodelᚐListingAnalytics(ctx context.Context, sel ast.SelectionSet, v *model.ListingAnalytics) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ListingAnalytics(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling(ctx context.Context, v any) (model.ListingBilling, error) {
@@ -33004,6 +34689,38 @@ var (
 		model.ActionCodeExtendDiscount:       "EXTEND_DISCOUNT",
 		model.ActionCodeRaiseDiscountLimit:   "RAISE_DISCOUNT_LIMIT",
 		model.ActionCodeAwaitDiscountStart:   "AWAIT_DISCOUNT_START",
+	}
+)
+
+func (ec *executionContext) unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, v any) (*model.AnalyticsInterval, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsInterval) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval[*v])
+	return res
+}
+
+var (
+	unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval = map[string]model.AnalyticsInterval{
+		"DAY":   model.AnalyticsIntervalDay,
+		"WEEK":  model.AnalyticsIntervalWeek,
+		"MONTH": model.AnalyticsIntervalMonth,
+	}
+	marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval = map[model.AnalyticsInterval]string{
+		model.AnalyticsIntervalDay:   "DAY",
+		model.AnalyticsIntervalWeek:  "WEEK",
+		model.AnalyticsIntervalMonth: "MONTH",
 	}
 )
 

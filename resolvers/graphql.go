@@ -88,7 +88,8 @@ func (x listingResolver) AllReviews(ctx context.Context, obj *model.Listing, fir
 }
 
 // Listings is viewer.listings.
-func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
+func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
+	_ = query // TODO(search): the exports-and-search helper wires it
 	return x.ListingsConnection(ctx, first, after, status)
 }
 
@@ -110,13 +111,14 @@ type orderResolver struct{ *Resolver }
 
 // Orders is viewer.orders.
 func (x accountResolver) Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus,
-	listing *string, buyerEmail *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error) {
+	listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error) {
+	_ = query // TODO(search): the exports-and-search helper wires it
 	return x.OrdersConnection(ctx, first, after, model.OrderFilter{Status: status, ListingID: listing, BuyerEmail: buyerEmail,
 		CreatedAfter: createdAfter, CreatedBefore: createdBefore})
 }
 
 // Customers is viewer.customers.
-func (x accountResolver) Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string,
+func (x accountResolver) Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, query *string,
 	createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error) {
 	list, err := x.Resolver.Customers(ctx, first, after, email, createdAfter, createdBefore)
 	if err != nil {
