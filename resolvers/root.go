@@ -25,6 +25,9 @@ import (
 // Resolver holds the dependencies of every use case.
 type Resolver struct {
 	DB         *db.DB
+	// ExportPageSize is how many rows a CSV export reads per query; zero is
+	// ExportPageSize (tests make it small to cross pages).
+	ExportPageSize int
 	Log        *slog.Logger
 	BaseURL    string
 	ConsoleURL string
