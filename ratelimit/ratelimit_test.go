@@ -310,6 +310,7 @@ func TestTableHasContractGroups(t *testing.T) {
 		"memberships":           {120, time.Minute},     // CONTRACT §26: the seller's memberships
 		"library_sign_in_email": {5, time.Hour},         // CONTRACT §21: sign-in mails per email
 		"library_sign_in_ip":    {20, time.Hour},        // CONTRACT §21: sign-in requests per client IP
+		"exports":               {10, time.Minute},      // CONTRACT §23: the CSV exports (docs/decisions.md)
 		"default":               {120, time.Minute},
 	}
 	require.Len(t, ratelimit.Groups, len(want))
