@@ -89,8 +89,7 @@ func (x listingResolver) AllReviews(ctx context.Context, obj *model.Listing, fir
 
 // Listings is viewer.listings.
 func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
-	_ = query // TODO(search): the exports-and-search helper wires it
-	return x.ListingsConnection(ctx, first, after, status)
+	return x.ListingsConnection(ctx, first, after, status, query)
 }
 
 // SetDeliverables is the GraphQL form of PUT /v1/listings/{id}/deliverables.
@@ -112,15 +111,15 @@ type orderResolver struct{ *Resolver }
 // Orders is viewer.orders.
 func (x accountResolver) Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus,
 	listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error) {
-	_ = query // TODO(search): the exports-and-search helper wires it
 	return x.OrdersConnection(ctx, first, after, model.OrderFilter{Status: status, ListingID: listing, BuyerEmail: buyerEmail,
-		CreatedAfter: createdAfter, CreatedBefore: createdBefore})
+		Query: query, CreatedAfter: createdAfter, CreatedBefore: createdBefore})
 }
 
 // Customers is viewer.customers.
 func (x accountResolver) Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, query *string,
 	createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error) {
-	list, err := x.Resolver.Customers(ctx, first, after, email, createdAfter, createdBefore)
+	list, err := x.Resolver.Customers(ctx, first, after, model.CustomerFilter{Email: email, Query: query,
+		CreatedAfter: createdAfter, CreatedBefore: createdBefore})
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"commerce/netguard"
 	"commerce/pricing"
 	"commerce/problem"
+	"commerce/search"
 )
 
 // Limits of CONTRACT §8 and the spec's Limits table.
@@ -606,11 +607,14 @@ func (r *Resolver) toSummary(l *db.Listing, currency *string) *model.ListingSumm
 // listingsPageQuery reads a keyset page of an account's listings with the
 // account's currency, on the pgx pool: the one query path of the REST list
 // and the GraphQL connection. %s is the column list (listingSummaryColumns
-// or listingColumns); $3 = ” means no status filter.
+// or listingColumns); $3 = ” means no status filter, $5 = ” no search
+// (else a search.Contains pattern: LIKE's escape character is \ by
+// default).
 const listingsPageQuery = `
 SELECT %s, a.currency
 FROM listings l JOIN accounts a ON a.id = l.account_id
 WHERE l.account_id = $1 AND l.deleted_at IS NULL AND ($2 = '' OR l.id < $2) AND ($3 = '' OR l.status = $3)
+  AND ($5 = '' OR l.title ILIKE $5)
 ORDER BY l.id DESC
 LIMIT $4`
 
@@ -633,8 +637,10 @@ func validStatus(s string) bool {
 // listingsPage reads a keyset page of the caller's listings, newest first,
 // with the account's currency. limitParam and cursorParam name the paging
 // arguments in errors (limit/cursor in REST, first/after in GraphQL).
-// Errors: authentication_error, validation_error (limit, cursor, status).
-func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, full bool, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
+// query is the search box: listings whose title contains it.
+// Errors: authentication_error, validation_error (limit, cursor, status,
+// query).
+func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string, full bool, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, nil, err
@@ -650,11 +656,19 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 			return nil, false, nil, nil, problem.Validation("status", "status must be draft, published or paused")
 		}
 	}
-	query := listingSummaryPageQuery
-	if full {
-		query = listingFullPageQuery
+	title := ""
+	if query != nil {
+		text, err := searchQuery(*query)
+		if err != nil {
+			return nil, false, nil, nil, err
+		}
+		title = search.Contains(text)
 	}
-	rows, err := r.DB.Pool.Query(ctx, query, p.AccountID, pg.after, st, pg.limit+1)
+	sql := listingSummaryPageQuery
+	if full {
+		sql = listingFullPageQuery
+	}
+	rows, err := r.DB.Pool.Query(ctx, sql, p.AccountID, pg.after, st, pg.limit+1, title)
 	if err != nil {
 		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
@@ -694,8 +708,8 @@ func renameParam(err error, names map[string]string) error {
 
 // Listings lists the caller's listings (summaries), newest first. Errors:
 // authentication_error, validation_error (limit, cursor, status).
-func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus) (*model.ListingList, error) {
-	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, false, "limit", "cursor")
+func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string) (*model.ListingList, error) {
+	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, query, false, "limit", "cursor")
 	if err != nil {
 		return nil, err
 	}
@@ -709,8 +723,8 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 // ListingsConnection is viewer.listings in GraphQL: the same page as
 // Listings, as a Relay connection of full listings; their deliverables come
 // from the dataloader. Errors: as Listings, with params first and after.
-func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus) (*model.ListingConnection, error) {
-	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, true, "first", "after")
+func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
+	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, query, true, "first", "after")
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
 
 	"commerce/db"
 	"commerce/graph/model"
 	"commerce/problem"
 	"commerce/processor/sandbox"
+	"commerce/search"
 )
 
 func validOrderStatus(s string) bool {
@@ -24,7 +26,8 @@ func validOrderStatus(s string) bool {
 }
 
 // ordersPage reads a keyset page of the caller's orders with the filters.
-// Errors: validation_error (limit, cursor, status, listing).
+// Errors: validation_error (limit, cursor, status, listing, membership,
+// query).
 func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f model.OrderFilter, columns ...string) ([]*db.Order, bool, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
@@ -42,32 +45,8 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	if pg.after != "" {
 		q = q.Where("id < ?", pg.after)
 	}
-	if f.Status != nil {
-		if !validOrderStatus(strings.ToLower(string(*f.Status))) {
-			return nil, false, nil, problem.Validation("status", "status must be pending, paid, fulfilled, canceled, failed or refunded")
-		}
-		q = q.Where("status = ?", strings.ToLower(string(*f.Status)))
-	}
-	if f.ListingID != nil {
-		if !db.ValidID("lst", *f.ListingID) {
-			return nil, false, nil, problem.Validation("listing", "listing must be a listing id (lst_…)")
-		}
-		q = q.Where("listing_id = ?", *f.ListingID)
-	}
-	if f.BuyerEmail != nil {
-		q = q.Where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
-	}
-	if f.MembershipID != nil {
-		if !db.ValidID("mem", *f.MembershipID) {
-			return nil, false, nil, problem.Validation("membership", "membership must be a membership id (mem_…)")
-		}
-		q = q.Where("membership_id = ?", *f.MembershipID)
-	}
-	if f.CreatedAfter != nil {
-		q = q.Where("created_at > ?", *f.CreatedAfter)
-	}
-	if f.CreatedBefore != nil {
-		q = q.Where("created_at < ?", *f.CreatedBefore)
+	if q, err = orderFilter(q, f); err != nil {
+		return nil, false, nil, err
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, false, nil, fmt.Errorf("list orders: %w", err)
@@ -76,8 +55,86 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	return rows, more, next, nil
 }
 
+// orderFilter adds the filters of GET /v1/orders to q (the list and the
+// export share them). Errors: validation_error (status, listing,
+// membership, query).
+func orderFilter(q *bun.SelectQuery, f model.OrderFilter) (*bun.SelectQuery, error) {
+	if f.Status != nil {
+		if !validOrderStatus(strings.ToLower(string(*f.Status))) {
+			return nil, problem.Validation("status", "status must be pending, paid, fulfilled, canceled, failed or refunded")
+		}
+		q = q.Where("status = ?", strings.ToLower(string(*f.Status)))
+	}
+	if f.ListingID != nil {
+		if !db.ValidID("lst", *f.ListingID) {
+			return nil, problem.Validation("listing", "listing must be a listing id (lst_…)")
+		}
+		q = q.Where("listing_id = ?", *f.ListingID)
+	}
+	if f.BuyerEmail != nil {
+		q = q.Where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
+	}
+	if f.MembershipID != nil {
+		if !db.ValidID("mem", *f.MembershipID) {
+			return nil, problem.Validation("membership", "membership must be a membership id (mem_…)")
+		}
+		q = q.Where("membership_id = ?", *f.MembershipID)
+	}
+	if f.Query != nil {
+		text, err := searchQuery(*f.Query)
+		if err != nil {
+			return nil, err
+		}
+		if db.ValidID("ord", text) {
+			q = q.Where("id = ?", text)
+		} else {
+			// LIKE's escape character is \ by default (search.Contains).
+			q = q.Where("buyer_email ILIKE ?", search.Contains(text))
+		}
+	}
+	if f.CreatedAfter != nil {
+		q = q.Where("created_at > ?", *f.CreatedAfter)
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where("created_at < ?", *f.CreatedBefore)
+	}
+	return q, nil
+}
+
+// searchQuery is the trimmed search box text. Errors: validation_error
+// (query).
+func searchQuery(raw string) (string, error) {
+	text, err := search.Query(raw)
+	if err != nil {
+		return "", problem.Validation("query", "query "+err.Error())
+	}
+	return text, nil
+}
+
+// customerFilter adds the filters of GET /v1/customers to q (the list and
+// the export share them). Errors: validation_error (query).
+func customerFilter(q *bun.SelectQuery, f model.CustomerFilter) (*bun.SelectQuery, error) {
+	if f.Email != nil {
+		q = q.Where("lower(email) = lower(?)", *f.Email)
+	}
+	if f.Query != nil {
+		text, err := searchQuery(*f.Query)
+		if err != nil {
+			return nil, err
+		}
+		q = q.Where("email ILIKE ?", search.Contains(text))
+	}
+	if f.CreatedAfter != nil {
+		q = q.Where("created_at > ?", *f.CreatedAfter)
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where("created_at < ?", *f.CreatedBefore)
+	}
+	return q, nil
+}
+
 // Orders lists the caller's orders (summaries), newest first. Errors:
-// validation_error (limit, cursor, status, listing).
+// validation_error (limit, cursor, status, listing, membership, query).
 func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f model.OrderFilter) (*model.OrderList, error) {
 	rows, more, next, err := r.ordersPage(ctx, limit, cursor, f,
 		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at",
@@ -118,8 +175,8 @@ func (r *Resolver) OrdersConnection(ctx context.Context, first *int, after *stri
 }
 
 // Customers lists the caller's customers, most recent purchase first.
-// Errors: validation_error (limit, cursor).
-func (r *Resolver) Customers(ctx context.Context, limit *int, cursor *string, email *string, after, before *timeT) (*model.CustomerList, error) {
+// Errors: validation_error (limit, cursor, query).
+func (r *Resolver) Customers(ctx context.Context, limit *int, cursor *string, f model.CustomerFilter) (*model.CustomerList, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, err
@@ -134,14 +191,8 @@ func (r *Resolver) Customers(ctx context.Context, limit *int, cursor *string, em
 	if pg.after != "" {
 		q = q.Where("(last_order_at, id) < (SELECT last_order_at, id FROM customers WHERE id = ?)", pg.after)
 	}
-	if email != nil {
-		q = q.Where("lower(email) = lower(?)", *email)
-	}
-	if after != nil {
-		q = q.Where("created_at > ?", *after)
-	}
-	if before != nil {
-		q = q.Where("created_at < ?", *before)
+	if q, err = customerFilter(q, f); err != nil {
+		return nil, err
 	}
 	if err := q.Scan(ctx); err != nil {
 		return nil, fmt.Errorf("list customers: %w", err)

@@ -38,7 +38,7 @@ func (a *API) listListings(w http.ResponseWriter, r *http.Request) error {
 		s := model.ListingStatus(q.Get("status"))
 		status = &s
 	}
-	out, err := a.Resolver.Listings(r.Context(), lp.Limit, lp.Cursor, status)
+	out, err := a.Resolver.Listings(r.Context(), lp.Limit, lp.Cursor, status, strParam(r, "query"))
 	if err != nil {
 		return err
 	}

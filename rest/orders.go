@@ -38,22 +38,47 @@ func strParam(r *http.Request, name string) *string {
 	return &v
 }
 
+// orderFilter reads the filters of GET /v1/orders (and of its export).
+// Errors: validation_error.
+func orderFilter(r *http.Request) (model.OrderFilter, error) {
+	f := model.OrderFilter{Status: (*model.OrderStatus)(strParam(r, "status")), BuyerEmail: strParam(r, "buyer_email"), Query: strParam(r, "query")}
+	var err error
+	if f.ListingID, err = idParam(r, "listing", "lst"); err != nil {
+		return f, err
+	}
+	if f.MembershipID, err = idParam(r, "membership", "mem"); err != nil {
+		return f, err
+	}
+	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
+		return f, err
+	}
+	if f.CreatedBefore, err = timeParam(r, "created_before"); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// customerFilter reads the filters of GET /v1/customers (and of its
+// export). Errors: validation_error.
+func customerFilter(r *http.Request) (model.CustomerFilter, error) {
+	f := model.CustomerFilter{Email: strParam(r, "email"), Query: strParam(r, "query")}
+	var err error
+	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
+		return f, err
+	}
+	if f.CreatedBefore, err = timeParam(r, "created_before"); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
 func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
 	lp, err := listParams(r)
 	if err != nil {
 		return err
 	}
-	f := model.OrderFilter{Status: (*model.OrderStatus)(strParam(r, "status")), BuyerEmail: strParam(r, "buyer_email")}
-	if f.ListingID, err = idParam(r, "listing", "lst"); err != nil {
-		return err
-	}
-	if f.MembershipID, err = idParam(r, "membership", "mem"); err != nil {
-		return err
-	}
-	if f.CreatedAfter, err = timeParam(r, "created_after"); err != nil {
-		return err
-	}
-	if f.CreatedBefore, err = timeParam(r, "created_before"); err != nil {
+	f, err := orderFilter(r)
+	if err != nil {
 		return err
 	}
 	out, err := a.Resolver.Orders(r.Context(), lp.Limit, lp.Cursor, f)
@@ -106,15 +131,11 @@ func (a *API) listCustomers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	after, err := timeParam(r, "created_after")
+	f, err := customerFilter(r)
 	if err != nil {
 		return err
 	}
-	before, err := timeParam(r, "created_before")
-	if err != nil {
-		return err
-	}
-	out, err := a.Resolver.Customers(r.Context(), lp.Limit, lp.Cursor, strParam(r, "email"), after, before)
+	out, err := a.Resolver.Customers(r.Context(), lp.Limit, lp.Cursor, f)
 	if err != nil {
 		return err
 	}

@@ -106,6 +106,20 @@ type OrderFilter struct {
 	CreatedBefore *time.Time
 	// MembershipID keeps the orders of one membership (CONTRACT §26).
 	MembershipID *string
+	// Query is the search box (CONTRACT §15): an order id finds that
+	// order, other text the orders whose buyer email contains it.
+	Query *string
+}
+
+// CustomerFilter are the filters of GET /v1/customers.
+type CustomerFilter struct {
+	// Email keeps the customer with this email (case-insensitive).
+	Email *string
+	// Query is the search box (CONTRACT §15): customers whose email
+	// contains it (case-insensitive).
+	Query         *string
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
 }
 
 // FulfillInput is the body of POST /v1/orders/{id}/fulfill.
