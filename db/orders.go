@@ -71,11 +71,14 @@ type Order struct {
 	HasDeliverables   bool               `bun:"has_deliverables"`
 	TestMode          bool               `bun:"test_mode"`
 	DisputeStatus     *string            `bun:"dispute_status"`
-	RefundAmount      *int64             `bun:"refund_amount"`
-	ViewToken         string             `bun:"view_token"`
-	PurchaseTrackedAt *time.Time         `bun:"purchase_tracked_at"`
-	HandedOffAt       *time.Time         `bun:"handed_off_at"`
-	FulfillmentNote   *string            `bun:"fulfillment_note"`
+	// DisputeLostAt is when the dispute was lost (analytics' bucket of
+	// the amount it took out of revenue).
+	DisputeLostAt     *time.Time `bun:"dispute_lost_at"`
+	RefundAmount      *int64     `bun:"refund_amount"`
+	ViewToken         string     `bun:"view_token"`
+	PurchaseTrackedAt *time.Time `bun:"purchase_tracked_at"`
+	HandedOffAt       *time.Time `bun:"handed_off_at"`
+	FulfillmentNote   *string    `bun:"fulfillment_note"`
 	// AccessExpiresAt is where a reset moved the end of the order's access
 	// (CONTRACT §21); nil: paid_at plus the snapshot's access_days.
 	AccessExpiresAt *time.Time `bun:"access_expires_at"`

@@ -34,6 +34,7 @@ type ResolverRoot interface {
 	Analytics() AnalyticsResolver
 	Event() EventResolver
 	Listing() ListingResolver
+	ListingAnalytics() ListingAnalyticsResolver
 	Membership() MembershipResolver
 	Mutation() MutationResolver
 	Order() OrderResolver
@@ -465,8 +466,10 @@ type ComplexityRoot struct {
 		Checkouts      func(childComplexity int) int
 		ConversionRate func(childComplexity int) int
 		Listing        func(childComplexity int) int
+		ListingID      func(childComplexity int) int
 		Orders         func(childComplexity int) int
 		Revenue        func(childComplexity int) int
+		Title          func(childComplexity int) int
 		Views          func(childComplexity int) int
 	}
 
@@ -874,6 +877,9 @@ type ListingResolver interface {
 
 	Reviews(ctx context.Context, obj *model.Listing) (*model.Reviews, error)
 	AllReviews(ctx context.Context, obj *model.Listing, first *int, after *string) (*model.ReviewConnection, error)
+}
+type ListingAnalyticsResolver interface {
+	Listing(ctx context.Context, obj *model.ListingAnalytics) (*model.Listing, error)
 }
 type MembershipResolver interface {
 	Listing(ctx context.Context, obj *model.Membership) (*model.Listing, error)
@@ -2811,6 +2817,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ListingAnalytics.Listing(childComplexity), true
+	case "ListingAnalytics.listingId":
+		if e.ComplexityRoot.ListingAnalytics.ListingID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.ListingID(childComplexity), true
 	case "ListingAnalytics.orders":
 		if e.ComplexityRoot.ListingAnalytics.Orders == nil {
 			break
@@ -2823,6 +2835,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ListingAnalytics.Revenue(childComplexity), true
+	case "ListingAnalytics.title":
+		if e.ComplexityRoot.ListingAnalytics.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ListingAnalytics.Title(childComplexity), true
 	case "ListingAnalytics.views":
 		if e.ComplexityRoot.ListingAnalytics.Views == nil {
 			break
@@ -5644,6 +5662,10 @@ func (ec *executionContext) childFields_ListingAccess(ctx context.Context, field
 
 func (ec *executionContext) childFields_ListingAnalytics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
+	case "listingId":
+		return ec.fieldContext_ListingAnalytics_listingId(ctx, field)
+	case "title":
+		return ec.fieldContext_ListingAnalytics_title(ctx, field)
 	case "listing":
 		return ec.fieldContext_ListingAnalytics_listing(ctx, field)
 	case "revenue":
@@ -9542,8 +9564,8 @@ func (ec *executionContext) _AnalyticsBucket_revenue(ctx context.Context, field 
 			return obj.Revenue, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9657,8 +9679,8 @@ func (ec *executionContext) _AnalyticsTotals_revenue(ctx context.Context, field 
 			return obj.Revenue, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9795,8 +9817,8 @@ func (ec *executionContext) _AnalyticsTotals_mrr(ctx context.Context, field grap
 			return obj.Mrr, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15037,6 +15059,52 @@ func (ec *executionContext) fieldContext_ListingAccess_accessDays(_ context.Cont
 	return graphql.NewScalarFieldContext("ListingAccess", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _ListingAnalytics_listingId(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_listingId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ListingID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_listingId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ListingAnalytics_title(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ListingAnalytics_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ListingAnalytics_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ListingAnalytics", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ListingAnalytics_listing(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15046,22 +15114,22 @@ func (ec *executionContext) _ListingAnalytics_listing(ctx context.Context, field
 			return ec.fieldContext_ListingAnalytics_listing(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Listing, nil
+			return ec.Resolvers.ListingAnalytics().Listing(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Listing) graphql.Marshaler {
-			return ec.marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
+			return ec.marshalOListing2ᚖcommerceᚋgraphᚋmodelᚐListing(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ListingAnalytics_listing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "ListingAnalytics",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Listing(ctx, field)
 		},
@@ -15081,8 +15149,8 @@ func (ec *executionContext) _ListingAnalytics_revenue(ctx context.Context, field
 			return obj.Revenue, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
-			return ec.marshalNInt2int(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
 		},
 		true,
 		true,
@@ -28542,35 +28610,78 @@ func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.Selec
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ListingAnalytics")
-		case "listing":
-			out.Values[i] = ec._ListingAnalytics_listing(ctx, field, obj)
+		case "listingId":
+			out.Values[i] = ec._ListingAnalytics_listingId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "title":
+			out.Values[i] = ec._ListingAnalytics_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "listing":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ListingAnalytics_listing(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "revenue":
 			out.Values[i] = ec._ListingAnalytics_revenue(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "orders":
 			out.Values[i] = ec._ListingAnalytics_orders(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "views":
 			out.Values[i] = ec._ListingAnalytics_views(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "checkouts":
 			out.Values[i] = ec._ListingAnalytics_checkouts(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "conversionRate":
 			out.Values[i] = ec._ListingAnalytics_conversionRate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -32431,14 +32542,34 @@ func (ec *executionContext) marshalNAnalyticsBucket2ᚖcommerceᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, v any) (model.AnalyticsInterval, error) {
-	var res model.AnalyticsInterval
-	err := res.UnmarshalGQL(v)
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval[tmp]
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, sel ast.SelectionSet, v model.AnalyticsInterval) graphql.Marshaler {
-	return v
+	_ = sel
+	res := graphql.MarshalString(marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
+
+var (
+	unmarshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval = map[string]model.AnalyticsInterval{
+		"DAY":   model.AnalyticsIntervalDay,
+		"WEEK":  model.AnalyticsIntervalWeek,
+		"MONTH": model.AnalyticsIntervalMonth,
+	}
+	marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval = map[model.AnalyticsInterval]string{
+		model.AnalyticsIntervalDay:   "DAY",
+		model.AnalyticsIntervalWeek:  "WEEK",
+		model.AnalyticsIntervalMonth: "MONTH",
+	}
+)
 
 func (ec *executionContext) marshalNAnalyticsTotals2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsTotals(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsTotals) graphql.Marshaler {
 	if v == nil {
@@ -34565,17 +34696,33 @@ func (ec *executionContext) unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmo
 	if v == nil {
 		return nil, nil
 	}
-	var res = new(model.AnalyticsInterval)
-	err := res.UnmarshalGQL(v)
-	return res, graphql.ErrorOnPath(ctx, err)
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval(ctx context.Context, sel ast.SelectionSet, v *model.AnalyticsInterval) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
-	return v
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval[*v])
+	return res
 }
+
+var (
+	unmarshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval = map[string]model.AnalyticsInterval{
+		"DAY":   model.AnalyticsIntervalDay,
+		"WEEK":  model.AnalyticsIntervalWeek,
+		"MONTH": model.AnalyticsIntervalMonth,
+	}
+	marshalOAnalyticsInterval2ᚖcommerceᚋgraphᚋmodelᚐAnalyticsInterval = map[model.AnalyticsInterval]string{
+		model.AnalyticsIntervalDay:   "DAY",
+		model.AnalyticsIntervalWeek:  "WEEK",
+		model.AnalyticsIntervalMonth: "MONTH",
+	}
+)
 
 func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
 	if v == nil {

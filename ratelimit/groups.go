@@ -36,6 +36,7 @@ var Groups = map[string]Group{
 	"discounts":             {Name: "discounts", Rules: perMinute(60)},
 	"license_keys":          {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
 	"memberships":           {Name: "memberships", Rules: perMinute(120)},             // the seller's memberships (CONTRACT §26)
+	"analytics":             {Name: "analytics", Rules: perMinute(60)},                // sales over time: an aggregate read (CONTRACT §23)
 	"bootstrap_email":       {Name: "bootstrap_email", Rules: perHour(5)},             // per email
 	"bootstrap_ip":          {Name: "bootstrap_ip", Rules: perHour(20)},               // per client IP
 	"library_sign_in_email": {Name: "library_sign_in_email", Rules: perHour(5)},       // library sign-in mails per email (CONTRACT §21)

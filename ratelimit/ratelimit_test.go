@@ -308,6 +308,7 @@ func TestTableHasContractGroups(t *testing.T) {
 		"license_key":           {20, time.Minute},      // CONTRACT §20: the public license routes per key
 		"license_keys":          {120, time.Minute},     // CONTRACT §20: the seller's license-key API
 		"memberships":           {120, time.Minute},     // CONTRACT §26: the seller's memberships
+		"analytics":             {60, time.Minute},      // CONTRACT §23: sales over time, an aggregate read
 		"library_sign_in_email": {5, time.Hour},         // CONTRACT §21: sign-in mails per email
 		"library_sign_in_ip":    {20, time.Hour},        // CONTRACT §21: sign-in requests per client IP
 		"default":               {120, time.Minute},

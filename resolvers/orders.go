@@ -533,7 +533,11 @@ func (r *Resolver) changeDispute(ctx context.Context, tx db.Tx, o *db.Order, d *
 	}
 	opened := o.DisputeStatus == nil
 	o.DisputeStatus = &d.Status
-	if _, err := tx.NewUpdate().Model(o).WherePK().Column("dispute_status").Set("updated_at = now()").Exec(ctx); err != nil {
+	if d.Status == processor.DisputeLost {
+		now := r.Now().UTC()
+		o.DisputeLostAt = &now
+	}
+	if _, err := tx.NewUpdate().Model(o).WherePK().Column("dispute_status", "dispute_lost_at").Set("updated_at = now()").Exec(ctx); err != nil {
 		return err
 	}
 	if d.Status == processor.DisputeLost {

@@ -128,6 +128,8 @@ var Routes = []Route{
 	{Method: "DELETE", Path: "/v1/license-keys/{id}/activations/{activation_id}", Handler: (*API).deleteLicenseActivation, Group: "license_keys",
 		GraphQL: "Mutation.deleteLicenseActivation"},
 
+	{Method: "GET", Path: "/v1/analytics", Handler: (*API).getAnalytics, Group: "analytics", GraphQL: "Account.analytics"},
+
 	{Method: "GET", Path: "/v1/memberships", Handler: (*API).listMemberships, Group: "memberships", GraphQL: "Account.memberships"},
 	{Method: "GET", Path: "/v1/memberships/{id}", Handler: (*API).getMembership, Group: "memberships", GraphQL: "Query.membership"},
 	{Method: "POST", Path: "/v1/memberships/{id}/cancel", Handler: (*API).cancelMembership, Group: "memberships", GraphQL: "Mutation.cancelMembership"},
