@@ -48,7 +48,7 @@ export const DashboardQuery = graphql(`
         to
         totals { revenue orders refunds views checkouts conversionRate mrr activeMemberships }
         series { start revenue orders views }
-        topListings(first: 5) { listing { id title } revenue orders views conversionRate }
+        topListings(first: 5) { listingId title listing { id } revenue orders views conversionRate }
       }
       previous: analytics(from: $prevFrom, to: $prevTo, interval: $interval) {
         totals { revenue orders views conversionRate }

@@ -159,8 +159,10 @@ function Dashboard({ range, memberships }: { range: Range; memberships: boolean 
                 </thead>
                 <tbody>
                   {cur.topListings.map((l) => (
-                    <tr key={l.listing.id}>
-                      <td><Link to={`/listings/${l.listing.id}`}>{l.listing.title}</Link></td>
+                    <tr key={l.listingId}>
+                      <td>
+                        {l.listing ? <Link to={`/listings/${l.listingId}`}>{l.title}</Link> : <>{l.title} <small className="muted">(deleted)</small></>}
+                      </td>
                       <td className="num"><Money amount={l.revenue} currency={cur.currency} /></td>
                       <td className="num">{formatCount(l.orders)}</td>
                       <td className="num">{formatCount(l.views)}</td>
