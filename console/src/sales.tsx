@@ -53,8 +53,8 @@ export function ChartFigure({ name, buckets, currency, monthly }: { name: string
   return (
     <figure className="chart">
       <div className="chart-legend" aria-hidden="true">
-        <span className="key key-revenue">Revenue</span>
-        <span className="key key-orders">Orders</span>
+        <span className="legend-key">Revenue</span>
+        <span className="legend-key legend-orders">Orders</span>
       </div>
       <div role="img" aria-label={name} className="chart-frame">
         <Suspense fallback={<Loading what="Drawing the chart" />}>
