@@ -91,6 +91,9 @@ func (s *Site) renderProductStatus(w http.ResponseWriter, r *http.Request, p *re
 	if len(errs) > 0 {
 		status = errStatus
 	}
+	if r.Method == http.MethodGet && status == http.StatusOK {
+		s.Resolver.RecordView(r.Context(), p.ListingID, r.UserAgent()) // a view (CONTRACT §23): a GET that shows the page
+	}
 	n := nonce()
 	w.Header().Set("Content-Security-Policy", analyticsCSP(n))
 	s.render(w, r, status, "product.html", productData{ProductPage: p, Nonce: n, Errors: errs, Values: values,

@@ -39,7 +39,7 @@ const (
 	maxTopListings     = 20
 )
 
-// analyticsEvents are the account's events in [$2, $3) of listing $4 (''
+// analyticsEvents are the account's events in [$2, $3) of listing $4 (”
 // for every listing), one row each: (at, listing_id, revenue, orders,
 // refunds, checkouts, views). Revenue counts what account_stats counts
 // (addStats: test-mode orders too): a payment adds its amount; a refund

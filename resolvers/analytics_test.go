@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 
@@ -364,4 +365,49 @@ func deref(s *string) any {
 		return nil
 	}
 	return *s
+}
+
+// Product-page views: one per client (IP and user agent) per listing per
+// 30 minutes, counted in memory and flushed in batches into analytics.
+func TestProductPageViewsAreCounted(t *testing.T) {
+	t.Parallel()
+	f := newMembershipFixture(t)
+	f.buy()
+	env := f.env
+	slug := env.Get("/v1/listings/"+f.listingID, f.acc.Key).JSON(t)["slug"].(string)
+	view := func(method, ua string) {
+		t.Helper()
+		req, err := http.NewRequest(method, env.URL+"/p/"+slug, nil)
+		require.NoError(t, err)
+		req.Header.Set("User-Agent", ua)
+		resp, err := env.HTTP.Client().Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+	}
+	stored := func() int {
+		return f.count(`SELECT coalesce(sum(views), 0)::int FROM listing_views WHERE listing_id = $1 AND account_id = $2`, f.listingID, f.acc.ID)
+	}
+	for i := 0; i < 50; i++ {
+		view(http.MethodGet, "Reader/1.0")
+		view(http.MethodHead, "Reader/2.0") // a HEAD is no view
+	}
+	require.NoError(t, env.Server.Resolver.FlushViews(context.Background()))
+	require.Equal(t, 1, stored(), "50 views of one client in 30 minutes count once")
+	for i := 0; i < 50; i++ {
+		view(http.MethodGet, "Reader/3."+strconv.Itoa(i))
+	}
+	require.NoError(t, env.Server.Resolver.FlushViews(context.Background()))
+	require.Equal(t, 51, stored(), "50 clients count 50")
+
+	// The server's own loop flushes within a few seconds.
+	view(http.MethodGet, "Reader/4.0")
+	require.Eventually(t, func() bool { return stored() == 52 }, 15*time.Second, 100*time.Millisecond)
+
+	r := env.Get("/v1/analytics", f.acc.Key)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	totals := r.JSON(t)["totals"].(map[string]any)
+	require.EqualValues(t, 52, totals["views"])
+	require.EqualValues(t, 1, totals["orders"]) // the membership bought by no view
+	require.Equal(t, "0.0192", totals["conversion_rate"])
 }

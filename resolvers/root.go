@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"commerce/analytics"
 	"commerce/db"
 	"commerce/graph"
 	"commerce/jobs"
@@ -82,6 +83,8 @@ type Resolver struct {
 	events *eventHub
 	// licenseKeys caches the license signing keys (licensing.go).
 	licenseKeys *licenseKeys
+	// views counts product-page views (views.go).
+	views *analytics.Counter
 }
 
 // Mailer stores a message inside tx for the mail dispatchers to deliver
@@ -99,6 +102,7 @@ func New(deps Resolver) *Resolver {
 	r.auth = newAuthCache()
 	r.events = newEventHub()
 	r.licenseKeys = &licenseKeys{}
+	r.views = analytics.NewCounter(analytics.CounterOptions{Flush: r.writeViews, Now: func() time.Time { return r.Now() }})
 	return &r
 }
 

@@ -187,6 +187,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	s.stopBackground = cancel
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	s.background.Go(func() { s.Resolver.ServeEvents(bg) })
+	// Product-page views: flushed every few seconds, and once more when
+	// Close stops the background (after the last request was served).
+	s.background.Go(func() { s.Resolver.CountViews(bg) })
 	return s, nil
 }
 
