@@ -46,6 +46,7 @@ var Groups = map[string]Group{
 	"public":                {Name: "public", Rules: perMinute(300)},                  // plans, ping: per IP
 	"licenses":              {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
 	"license_key":           {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
+	"exports":               {Name: "exports", Rules: perMinute(10)},                  // CSV exports (CONTRACT §23): each reads every matching row
 	"default":               {Name: "default", Rules: perMinute(120)},
 }
 

@@ -25,10 +25,13 @@ import (
 
 // Resolver holds the dependencies of every use case.
 type Resolver struct {
-	DB         *db.DB
-	Log        *slog.Logger
-	BaseURL    string
-	ConsoleURL string
+	DB *db.DB
+	// ExportPageSize is how many rows a CSV export reads per query; zero is
+	// ExportPageSize (tests make it small to cross pages).
+	ExportPageSize int
+	Log            *slog.Logger
+	BaseURL        string
+	ConsoleURL     string
 	// Processor is the payment processor (Stripe or the sandbox).
 	Processor processor.Processor
 	// Limiter enforces the rate limits that depend on a request's content

@@ -16,6 +16,10 @@ type API struct {
 	Problems Problems
 	Metrics  *Metrics
 	Version  string
+	// Session authenticates a request by the developer console's session
+	// cookie when no key did (the server's; nil: Session routes take keys
+	// only).
+	Session func(http.Handler) http.Handler
 }
 
 // handle adapts a handler that returns an error into an http.HandlerFunc

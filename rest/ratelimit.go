@@ -25,9 +25,15 @@ import (
 // in flight, into a buffer, and the buffer is sent only once the check has
 // allowed the request (and confirmed the key); a refusal discards it.
 func (a *API) RateLimit(group string) func(http.Handler) http.Handler {
+	return a.rateLimit(group, true)
+}
+
+// rateLimit is RateLimit; without overlap (a streamed response, which a
+// buffer would hold whole) the check is made before the handler runs.
+func (a *API) rateLimit(group string, overlap bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, authed := resolvers.PrincipalFrom(r.Context()); authed && r.Method == http.MethodGet {
+			if _, authed := resolvers.PrincipalFrom(r.Context()); authed && r.Method == http.MethodGet && overlap {
 				a.overlapped(w, r, group, next)
 				return
 			}

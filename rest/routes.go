@@ -55,6 +55,14 @@ type Route struct {
 	// RateLimit-* headers of the binding one of the route's group and the
 	// resolver's own limits (resolvers.LimitReport).
 	AnyOrigin bool
+	// Session routes also accept the developer console's session cookie
+	// (API.Session) when no key is sent, so that the console can link to
+	// them (the CSV exports' "Export CSV" control).
+	Session bool
+	// Streamed routes write their body as they read it (CSV exports): the
+	// rate limit is charged before the handler, not alongside it into a
+	// buffer (RateLimit).
+	Streamed bool
 }
 
 // Routes is the /v1 facade: every route, declared once. Registration,
@@ -98,6 +106,8 @@ var Routes = []Route{
 	{Method: "GET", Path: "/v1/store", Handler: (*API).getStore, Group: "default", GraphQL: "Query.store"},
 	{Method: "PUT", Path: "/v1/store", Handler: (*API).updateStore, Group: "default", GraphQL: "Mutation.updateStore"},
 	{Method: "GET", Path: "/v1/customers", Handler: (*API).listCustomers, Group: "default", GraphQL: "Account.customers"},
+	{Method: "GET", Path: "/v1/customers/export", Handler: (*API).exportCustomers, Group: "exports", Session: true, Streamed: true,
+		Note: "REST only: a CSV download (CONTRACT §23), streamed; the console links to it with its session cookie"},
 	{Method: "GET", Path: "/v1/customers/{id}", Handler: (*API).getCustomer, Group: "default", GraphQL: "Query.customer"},
 	{Method: "POST", Path: "/v1/customers/{id}/portal-link", Handler: (*API).createCustomerPortalLink, Group: "default", GraphQL: "Mutation.createCustomerPortalLink",
 		Note: "the customers' group (default, 120 / min per key): a link is cheap to make and useless to anyone but the customer's inbox"},
@@ -136,6 +146,8 @@ var Routes = []Route{
 	{Method: "POST", Path: "/v1/memberships/{id}/resume", Handler: (*API).resumeMembership, Group: "memberships", GraphQL: "Mutation.resumeMembership"},
 
 	{Method: "GET", Path: "/v1/orders", Handler: (*API).listOrders, Group: "orders", GraphQL: "Account.orders"},
+	{Method: "GET", Path: "/v1/orders/export", Handler: (*API).exportOrders, Group: "exports", Session: true, Streamed: true,
+		Note: "REST only: a CSV download (CONTRACT §23), streamed; the console links to it with its session cookie"},
 	{Method: "GET", Path: "/v1/orders/{id}", Handler: (*API).getOrder, Group: "orders", GraphQL: "Query.order"},
 	{Method: "POST", Path: "/v1/orders/{id}/fulfill", Handler: (*API).fulfillOrder, Group: "orders", GraphQL: "Mutation.fulfillOrder"},
 	{Method: "POST", Path: "/v1/orders/{id}/refund", Handler: (*API).refundOrder, Group: "orders", GraphQL: "Mutation.refundOrder"},
@@ -222,13 +234,17 @@ func (a *API) Routes(r chi.Router) {
 			mw = append(mw, anyOrigin, collectLimits)
 			r.Options(rt.Path, preflight)
 		}
-		if rt.Access == Key {
+		switch {
+		case rt.Access == Key && rt.Session && a.Session != nil:
+			// A key, or else the console's cookie; one of them.
+			mw = append(mw, a.authenticate(false, true), a.Session, requireCaller(a.Problems))
+		case rt.Access == Key:
 			// The key's revocation markers are read in the rate limit's
 			// Redis round trip, or by ConfirmKey when no group is charged.
 			mw = append(mw, a.authenticate(true, true))
 		}
 		if rt.Group != "" {
-			mw = append(mw, a.RateLimit(rt.Group))
+			mw = append(mw, a.rateLimit(rt.Group, !rt.Streamed))
 		}
 		if rt.Access == Key {
 			mw = append(mw, a.ConfirmKey)

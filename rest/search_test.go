@@ -76,7 +76,6 @@ func seedOrders(t *testing.T, env *testkit.Env, acc testkit.Account, orders ...s
 	return ids
 }
 
-
 // draftListingID creates a draft listing of the key's account.
 func draftListingID(t *testing.T, env *testkit.Env, key, title string) string {
 	t.Helper()
@@ -227,7 +226,7 @@ func TestSearchBounds(t *testing.T) {
 	t.Parallel()
 	env := testkit.New(t)
 	acc := env.NewAccount()
-	for _, path := range []string{"/v1/orders", "/v1/customers", "/v1/listings"} {
+	for _, path := range []string{"/v1/orders", "/v1/customers", "/v1/listings", "/v1/orders/export", "/v1/customers/export"} {
 		for _, q := range []string{"", "   ", strings.Repeat("a", 201)} {
 			r := env.Get(path+"?query="+url.QueryEscape(q), acc.Key)
 			require.Equal(t, http.StatusUnprocessableEntity, r.Status, "%s %q: %s", path, q, r.Body)

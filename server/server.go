@@ -321,6 +321,8 @@ func (s *Server) routes() http.Handler {
 	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
 	// An API key, or else the console's session cookie (sessions.go).
 	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
+	// The CSV exports take the cookie too (the console's download link).
+	api.Session = sessions.readSession
 	s.gql = gql
 	// GET: the IDE, or the subscriptions' websocket (graphql-ws).
 	r.Get("/graphql", graphQLGet(sessions.authenticate(gql), ps, s.Config.BaseURL, s.Config.ConsoleURL))

@@ -95,6 +95,46 @@ func (c *consoleSessions) authenticate(next http.Handler) http.Handler {
 	})
 }
 
+// readSession authenticates a REST GET of a Session route (the CSV
+// exports, rest.Route.Session) by the cookie when no key did, so that the
+// console's "Export CSV" control can be a plain download link.
+// http.CrossOriginProtection lets every GET through (a GET changes
+// nothing), but an export's GET reads the seller's data: the request is
+// checked as an unsafe one would be, so one whose Sec-Fetch-Site or Origin
+// shows another origin gets 403 permission_denied (CONTRACT §15), and
+// the response is never readable by another origin (no CORS headers). An
+// unknown, signed-out or expired session gets 401 with the cookie cleared.
+func (c *consoleSessions) readSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		ck, err := r.Cookie(SessionCookie)
+		if _, keyed := resolvers.PrincipalFrom(ctx); keyed || err != nil || ck.Value == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		probe := *r
+		probe.Method = http.MethodPost
+		if c.cop.Check(&probe) != nil {
+			c.ps.Write(w, r, problem.New(problem.PermissionDenied,
+				"A request authenticated by the console session cookie must come from the service's own origin."))
+			return
+		}
+		p, err := c.res.AuthenticateSession(ctx, ck.Value)
+		if err != nil && ctx.Err() != nil {
+			return // the client went away
+		}
+		if err != nil {
+			if problem.From(err) != nil {
+				http.SetCookie(w, c.cookie("", -1))
+			}
+			c.ps.Write(w, r, err)
+			return
+		}
+		rest.NoteAccount(ctx, p.AccountID)
+		next.ServeHTTP(w, r.WithContext(resolvers.WithPrincipal(ctx, p)))
+	})
+}
+
 // cookie is the session cookie with value, living maxAge seconds (negative:
 // delete it now).
 func (c *consoleSessions) cookie(value string, maxAge int) *http.Cookie {

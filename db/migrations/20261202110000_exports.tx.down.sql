@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS customers_account_first_order_idx;
