@@ -48,7 +48,7 @@ export function Home() {
                   <td>
                     <Link to={`/orders/${o.id}`}>{String(o.listingSnapshot.title ?? o.id)}</Link>
                   </td>
-                  <td className="break">{o.buyerEmail}</td>
+                  <td>{o.buyerEmail}</td>
                   <td className="num"><Money amount={o.amount} currency={o.currency} /></td>
                   <td><Badge value={o.status} /></td>
                   <td><Time value={o.createdAt} /></td>
