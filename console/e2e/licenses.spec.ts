@@ -278,7 +278,7 @@ test("a key's page: no device yet, disabled and enabled, its limit raised and it
   await expect(page.locator('.page-head .badge')).toHaveText('Active');
   const summary = page.getByRole('region', { name: 'Summary' });
   await expect(summary.getByRole('link', { name: 'Fern sync app' })).toBeVisible();
-  await expect(summary.getByRole('link', { name: ada })).toHaveAttribute('href', `/console/customers?email=${encodeURIComponent(ada)}`);
+  await expect(summary.getByRole('link', { name: ada })).toHaveAttribute('href', `/console/customers?q=${encodeURIComponent(ada)}`);
   await expect(summary.getByRole('link', { name: adaOrder })).toHaveAttribute('href', `/console/orders/${adaOrder}`);
   await expect(page.getByTestId('key-devices')).toHaveText('0 of 2 devices');
   await expect(page.getByTestId('key-expires')).toContainText(inAYear());
