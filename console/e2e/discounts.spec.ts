@@ -181,7 +181,7 @@ test('the list, an edit, turned off (the list says why) and on again', async () 
   await page.getByRole('button', { name: 'Turn off' }).click();
   await expect(page.locator('.page-head .badge')).toHaveText('Turned off');
   await expect(page.getByRole('heading', { name: 'Buyers cannot use it now' })).toBeVisible();
-  await expect(page.locator('.checklist')).toContainText('turned off');
+  await expect(page.locator('.checklist')).toContainText('Turn the discount code back on');
   await expectAccessible(page, 'discount-disabled');
   await screenshots(page, 'discount-disabled');
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Discounts' }).click();
