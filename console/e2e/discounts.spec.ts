@@ -187,7 +187,7 @@ test('the list, an edit, turned off (the list says why) and on again', async () 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Discounts' }).click();
   const off = page.getByRole('row', { name: /SPRING25/ });
   await expect(off.locator('.badge')).toHaveText('Turned off');
-  await expect(off).toContainText('turn it back on');
+  await expect(off).toContainText('Turn the discount code back on');
   await expectAccessible(page, 'discounts-with-disabled');
   await screenshots(page, 'discounts-with-disabled');
   await page.getByLabel('Status').selectOption('DISABLED');
