@@ -102,8 +102,29 @@ func TestToolsAreTheGraphQLOperations(t *testing.T) {
 			descs[name] = f["description"].(string)
 		}
 	}
+	// The viewer's fields that take arguments but are not connections
+	// (Account.analytics) are tools of their own.
+	acct := graphQL(t, env, acc.Key, `{ __type(name: "Account") { fields { name description args { name } type { name fields { name } ofType { name fields { name } } } } } }`)
+	for _, f := range acct["__type"].(map[string]any)["fields"].([]any) {
+		f := f.(map[string]any)
+		typ := f["type"].(map[string]any)
+		if of, ok := typ["ofType"].(map[string]any); ok {
+			typ = of
+		}
+		conn := false
+		fields, _ := typ["fields"].([]any)
+		for _, sub := range fields {
+			conn = conn || sub.(map[string]any)["name"] == "edges"
+		}
+		if len(f["args"].([]any)) > 0 && !conn {
+			name := gen.Snake(f["name"].(string))
+			want[name] = false
+			descs[name] = f["description"].(string)
+		}
+	}
 	require.Contains(t, want, "create_listing")
 	require.Contains(t, want, "viewer")
+	require.Contains(t, want, "analytics")
 
 	cs := connect(t, env, acc.Key)
 	got := map[string]bool{}
@@ -499,4 +520,49 @@ func TestAgentDocuments(t *testing.T) {
 		r := env.Do(testkit.Request{Method: http.MethodGet, Path: strings.TrimPrefix(l[1], env.URL), NoCheck: true})
 		require.Equal(t, http.StatusOK, r.Status, l[1])
 	}
+}
+
+// The analytics tool is viewer.analytics with its arguments (CONTRACT
+// §23); the account tools do not select analytics.
+func TestAnalyticsTool(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc, other := env.NewAccount(), env.NewAccount()
+	cs := connect(t, env, acc.Key)
+
+	res, out := call(t, cs, "analytics", map[string]any{})
+	require.False(t, res.IsError, "%v", out)
+	an := out["viewer"].(map[string]any)["analytics"].(map[string]any)
+	require.Equal(t, "analytics", an["object"])
+	require.Equal(t, "DAY", an["interval"])
+	require.Len(t, an["series"], 30)
+	totals := an["totals"].(map[string]any)
+	require.EqualValues(t, 0, totals["orders"])
+	require.Nil(t, totals["conversionRate"])
+	require.Contains(t, totals, "mrr")
+	require.Contains(t, totals, "activeMemberships")
+	require.Empty(t, an["topListings"])
+
+	res, out = call(t, cs, "analytics", map[string]any{"from": "2025-12-31", "to": "2026-01-12", "interval": "WEEK"})
+	require.False(t, res.IsError, "%v", out)
+	an = out["viewer"].(map[string]any)["analytics"].(map[string]any)
+	var starts []string
+	for _, b := range an["series"].([]any) {
+		starts = append(starts, b.(map[string]any)["start"].(string))
+	}
+	require.Equal(t, []string{"2025-12-29", "2026-01-05", "2026-01-12"}, starts)
+
+	res, out = call(t, cs, "analytics", map[string]any{"from": "2026-02-02", "to": "2026-02-01"})
+	e := toolError(t, res, out)
+	require.Equal(t, "validation_error", e["code"])
+	require.Equal(t, "from", e["param"])
+
+	r := env.Post("/v1/listings", other.Key, map[string]any{"title": "Not yours", "price": 500})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	res, out = call(t, cs, "analytics", map[string]any{"listingId": r.JSON(t)["id"]})
+	require.Equal(t, "not_found", toolError(t, res, out)["code"])
+
+	res, out = call(t, cs, "viewer", map[string]any{})
+	require.False(t, res.IsError, "%v", out)
+	require.NotContains(t, out["viewer"], "analytics", "reading the account does not compute its analytics")
 }

@@ -411,3 +411,68 @@ func TestProductPageViewsAreCounted(t *testing.T) {
 	require.EqualValues(t, 1, totals["orders"]) // the membership bought by no view
 	require.Equal(t, "0.0192", totals["conversion_rate"])
 }
+
+// Defaults, the 400-bucket bound, malformed parameters and another
+// account's listing, on REST and GraphQL alike.
+func TestAnalyticsValidation(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc, other := env.NewAccount(), env.NewAccount()
+	r := env.Post("/v1/listings", other.Key, map[string]any{"title": "Theirs", "price": 500})
+	require.Equal(t, http.StatusCreated, r.Status, "%s", r.Body)
+	theirs := r.JSON(t)["id"].(string)
+
+	// Defaults: the 30 days ending today (UTC), by day; no currency yet.
+	r = env.Get("/v1/analytics", acc.Key)
+	require.Equal(t, http.StatusOK, r.Status, "%s", r.Body)
+	var got restAnalytics
+	r.Decode(t, &got)
+	today := time.Now().UTC()
+	require.Equal(t, today.Format(time.DateOnly), got.To)
+	require.Equal(t, today.AddDate(0, 0, -29).Format(time.DateOnly), got.From)
+	require.Equal(t, "day", got.Interval)
+	require.Nil(t, got.Currency)
+	require.Len(t, got.Series, 30)
+	require.Equal(t, got.From, got.Series[0].Start)
+	require.Equal(t, got.To, got.Series[29].Start)
+	require.Nil(t, got.Totals.ConversionRate)
+
+	r = env.Get("/v1/analytics?from=2025-01-01&to=2026-02-04", acc.Key)
+	require.Equal(t, http.StatusOK, r.Status, "400 days: %s", r.Body)
+	r.Decode(t, &got)
+	require.Len(t, got.Series, 400)
+
+	for _, c := range []struct{ query, param string }{
+		{"from=2025-01-01&to=2026-02-05", "from"}, // 401 days
+		{"from=1990-01-01&interval=month", "from"},
+		{"from=2026-03-02&to=2026-03-01", "from"},
+		{"from=2026-02-30", "from"},
+		{"to=26-01-01", "to"},
+		{"interval=year", "interval"},
+		{"listing=lst_nope", "listing"},
+		{"listing=", "listing"},
+	} {
+		r := env.Get("/v1/analytics?"+c.query, acc.Key)
+		require.Equal(t, http.StatusUnprocessableEntity, r.Status, "%s: %s", c.query, r.Body)
+		p := r.JSON(t)
+		require.Equal(t, "validation_error", p["code"], c.query)
+		require.Equal(t, c.param, p["param"], c.query)
+		require.NotEmpty(t, p["detail"], c.query)
+	}
+	r = env.Get("/v1/analytics?listing="+theirs, acc.Key)
+	require.Equal(t, http.StatusNotFound, r.Status, "%s", r.Body)
+	require.Equal(t, "not_found", r.JSON(t)["code"])
+	require.Equal(t, http.StatusUnauthorized, env.Get("/v1/analytics", "").Status)
+
+	_, errs := gqlKey(t, env, acc.Key, analyticsQuery, map[string]any{"from": "2026-03-02", "to": "2026-03-01"})
+	require.Len(t, errs, 1)
+	ext := errs[0]["extensions"].(map[string]any)
+	require.Equal(t, "validation_error", ext["code"])
+	require.Equal(t, "from", ext["param"])
+	_, errs = gqlKey(t, env, acc.Key, analyticsQuery, map[string]any{"listingId": theirs})
+	require.Len(t, errs, 1)
+	require.Equal(t, "not_found", errs[0]["extensions"].(map[string]any)["code"])
+	_, errs = gqlKey(t, env, acc.Key, analyticsQuery, map[string]any{"first": 21})
+	require.Len(t, errs, 1)
+	require.Equal(t, "first", errs[0]["extensions"].(map[string]any)["param"])
+}

@@ -26,6 +26,13 @@
 //     queries), and interfaces (Node) as __typename with each implementation's scalar
 //     fields (a field whose type differs between implementations, such as
 //     status, under the alias typename_field: listing_status). A test keeps every document within the cost limit.
+//   - A field of the viewer's type that takes arguments and is not a
+//     connection (Account.analytics) is a query of its own: it is left out
+//     of every selection of that type (a read of its cost, and arguments to
+//     validate, are not a side effect of reading the account) and has a
+//     tool of its own, named after it, whose arguments are the field's and
+//     whose document selects it on viewer as a mutation's result is
+//     selected (related resources by id).
 package gen
 
 import (
@@ -168,7 +175,69 @@ func Tools(s *ast.Schema) ([]Tool, error) {
 			out = append(out, t)
 		}
 	}
+	if viewer := s.Query.Fields.ForName("viewer"); viewer != nil {
+		for _, f := range s.Types[viewer.Type.Name()].Fields {
+			if !viewerQuery(s, viewer.Type.Name(), f) {
+				continue
+			}
+			t, err := viewerTool(s, viewer, f)
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s: %w", viewer.Type.Name(), f.Name, err)
+			}
+			out = append(out, t)
+		}
+	}
 	return out, nil
+}
+
+// viewerQuery reports whether f, a field of typeName, is a query of its
+// own: typeName is the viewer's, and f takes arguments but is not a
+// connection.
+func viewerQuery(s *ast.Schema, typeName string, f *ast.FieldDefinition) bool {
+	viewer := s.Query.Fields.ForName("viewer")
+	if viewer == nil || viewer.Type.Name() != typeName || len(f.Arguments) == 0 {
+		return false
+	}
+	conn, _ := connection(s, f, s.Types[f.Type.Name()])
+	return !conn
+}
+
+// viewerTool is the tool of a viewer query f: its arguments, and viewer
+// with f selected as a mutation's result is.
+func viewerTool(s *ast.Schema, viewer, f *ast.FieldDefinition) (Tool, error) {
+	t := Tool{Name: Snake(f.Name), Field: viewer.Name, Description: strings.TrimSpace(f.Description)}
+	props := map[string]any{}
+	var required, vars, args []string
+	for _, a := range f.Arguments {
+		sch, err := inputSchema(s, a.Type, a.Description, map[string]bool{})
+		if err != nil {
+			return t, fmt.Errorf("argument %s: %w", a.Name, err)
+		}
+		props[a.Name] = sch
+		if a.Type.NonNull && a.DefaultValue == nil {
+			required = append(required, a.Name)
+		}
+		t.Args = append(t.Args, a.Name)
+		vars = append(vars, fmt.Sprintf("$%s: %s", a.Name, a.Type.String()))
+		args = append(args, fmt.Sprintf("%s: $%s", a.Name, a.Name))
+	}
+	in := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return t, err
+	}
+	t.InputSchema = string(b)
+	sel, ok := fieldSelection(s, f, 2, true, map[string]bool{viewer.Type.Name(): true}, nil)
+	if !ok {
+		return t, fmt.Errorf("no selectable result")
+	}
+	t.Head, t.Vars = "query "+f.Name, vars
+	t.Body = viewer.Name + " { " + f.Name + "(" + strings.Join(args, ", ") + ")" + sel + " }"
+	t.Document = t.Compose()
+	return t, nil
 }
 
 // Snake turns a GraphQL field name into its tool name: createApiKey →
@@ -421,7 +490,7 @@ func fieldSelection(s *ast.Schema, f *ast.FieldDefinition, level int, inConn boo
 func selection(s *ast.Schema, def *ast.Definition, level int, inConn bool, path map[string]bool, pg *pager) (string, bool) {
 	var parts []string
 	for _, f := range def.Fields {
-		if strings.HasPrefix(f.Name, "__") || hasRequiredArgs(f) {
+		if strings.HasPrefix(f.Name, "__") || hasRequiredArgs(f) || viewerQuery(s, def.Name, f) {
 			continue
 		}
 		sub, ok := fieldSelection(s, f, level, inConn, path, pg)
