@@ -15,7 +15,7 @@ function cssVar(name: string, fallback: string): string {
 
 /** The date of a bucket's start (UTC) for an axis tick or the hover readout. */
 function tickText(seconds: number, monthly: boolean): string {
-  return new Intl.DateTimeFormat(undefined, monthly ? { month: 'short', year: '2-digit', timeZone: 'UTC' } : { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat(undefined, monthly ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
     new Date(seconds * 1000),
   );
 }
