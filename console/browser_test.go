@@ -5,6 +5,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,13 +45,15 @@ func TestBrowser(t *testing.T) {
 	npmCI(ctx, t, npm, dir)
 
 	env := testkit.New(t, testkit.WithWorkers())
+	harness := httptest.NewServer(harnessHandler(t, env))
+	defer harness.Close()
 	// npx from the installed node_modules only: nothing is fetched here.
 	// E2E_SPECS narrows the run to some specs while working on them
 	// (E2E_SPECS=library.spec.ts); unset, every spec runs.
 	args := append([]string{filepath.Join(dir, "node_modules", "@playwright", "test", "cli.js"), "test"}, strings.Fields(os.Getenv("E2E_SPECS"))...)
 	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "COMMERCE_BASE_URL="+env.URL, "CHROMIUM="+chromium,
+	cmd.Env = append(os.Environ(), "COMMERCE_BASE_URL="+env.URL, "COMMERCE_HARNESS_URL="+harness.URL, "CHROMIUM="+chromium,
 		"CI=1", "FORCE_COLOR=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -100,4 +105,44 @@ func npmCI(ctx context.Context, t *testing.T, npm, dir string) {
 	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// harnessHandler is what the specs may ask of the harness beyond the
+// service's own API (COMMERCE_HARNESS_URL, on the loopback interface, for
+// the test's lifetime only): moving an order back in time, so a spec can
+// seed sales over past days through real purchases.
+//
+// POST /orders/backdate {"order_id": "ord_…", "days": 12} moves every
+// timestamp of the order (created, paid, fulfilled, refunded, canceled)
+// that many days earlier; 204, or 404 when no order has that id.
+func harnessHandler(t *testing.T, env *testkit.Env) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /orders/backdate", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			OrderID string `json:"order_id"`
+			Days    int    `json:"days"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&in); err != nil || in.Days < 0 || in.Days > 3660 {
+			http.Error(w, "want {\"order_id\": \"ord_…\", \"days\": 0..3660}", http.StatusBadRequest)
+			return
+		}
+		tag, err := env.Server.DB.Pool.Exec(r.Context(), `UPDATE orders SET
+			created_at = created_at - make_interval(days => $2),
+			paid_at = paid_at - make_interval(days => $2),
+			fulfilled_at = fulfilled_at - make_interval(days => $2),
+			refunded_at = refunded_at - make_interval(days => $2),
+			canceled_at = canceled_at - make_interval(days => $2)
+			WHERE id = $1`, in.OrderID, in.Days)
+		if err != nil {
+			t.Logf("harness: backdate %s: %v", in.OrderID, err)
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if tag.RowsAffected() == 0 {
+			http.NotFound(w, r)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return mux
 }

@@ -18,6 +18,10 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL,
+    // The console formats money, dates and times in the browser's locale and
+    // time zone: the specs pin both, so what they expect is written once.
+    locale: 'en-US',
+    timezoneId: 'UTC',
     trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -229,9 +229,9 @@ var actionTable = slicesConcat(
 			},
 			Message: func(f *facts) string {
 				if f.ProcessorStatus == db.ProcessorDisconnected {
-					return "The payment processor was disconnected; connect it again to sell."
+					return "Connect your payment processor again: it was disconnected, so buyers cannot pay until you do."
 				}
-				return "Connect a payment processor account so buyers can pay you."
+				return "Connect a payment processor so buyers can pay you."
 			},
 			Method: model.ResolveMethodPost, Path: "/v1/account/processor/connect", Field: "connectProcessor",
 			Call: func(*facts) apiCall { return apiCall{} },
@@ -243,9 +243,9 @@ var actionTable = slicesConcat(
 			},
 			Message: func(f *facts) string {
 				if f.ProcessorStatus == db.ProcessorOnboarding {
-					return "A person must finish the payment processor's onboarding (identity and bank details): send them to the url."
+					return "Finish the payment processor's onboarding (identity and bank details) on its page to start taking payments."
 				}
-				return "The payment processor has not enabled charges yet: a person must complete its identity and bank verification at the url."
+				return "Complete the payment processor's identity and bank verification on its page: it has not enabled payments yet."
 			},
 			URL: func(f *facts) string { return f.OnboardingURL },
 		},
@@ -254,25 +254,24 @@ var actionTable = slicesConcat(
 				return required(f.OnboardingURL != "" && f.ProcessorStatus == db.ProcessorConnected && f.ChargesEnabled &&
 					!sellableCurrency(f.Currency))
 			},
-			Message: fixed("The payment processor account's default currency is not one this service sells in, so nothing can be sold: " +
-				"a person must set a supported currency (such as usd or eur) in the processor's onboarding at the url."),
+			Message: fixed("Choose a currency this store can sell in (such as USD or EUR) in the payment processor's settings: " +
+				"its default currency is not one, so nothing can be sold."),
 			URL: func(f *facts) string { return f.OnboardingURL },
 		},
 		{Code: ActUpdateBilling, Scope: scopeAccount,
 			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.BillingStatus == "unpaid") },
-			Message: fixed("The plan's subscription is unpaid, so nothing sells: a person must update the billing details at the url."),
+			Message: fixed("Update your billing details: your plan's subscription is unpaid, so nothing sells until it is paid."),
 			URL:     func(f *facts) string { return f.BillingURL },
 		},
 		{Code: ActUpdateBilling, Scope: scopeAccount,
-			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.BillingStatus == "past_due") },
-			Message: fixed("The plan's last renewal payment failed: a person should update the billing details at the url " +
-				"before the grace period ends and selling stops."),
-			URL: func(f *facts) string { return f.BillingURL },
+			When:    func(f *facts) (model.ActionPriority, bool) { return suggested(f.BillingStatus == "past_due") },
+			Message: fixed("Update your billing details: your plan's last renewal payment failed, and selling stops when the grace period ends."),
+			URL:     func(f *facts) string { return f.BillingURL },
 		},
 		{Code: ActWebhookDisabled, Scope: scopeAccount,
 			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.DisabledWebhookID != "") },
-			Message: fixed("A webhook endpoint was disabled after consecutive delivery failures; fix the receiver, then re-enable it " +
-				"(pending deliveries resume)."),
+			Message: fixed("Fix the receiving server of a webhook endpoint, then turn the endpoint back on: it was turned off after " +
+				"repeated failed deliveries, and its waiting deliveries resume when it is on."),
 			Method: model.ResolveMethodPut, Path: "/v1/webhooks/{id}", Field: "updateWebhook", Body: "input",
 			Call: func(f *facts) apiCall {
 				return apiCall{Args: map[string]string{"id": f.DisabledWebhookID}, Params: map[string]any{"status": "enabled"}}
@@ -280,17 +279,17 @@ var actionTable = slicesConcat(
 		},
 		{Code: ActWebhookFailing, Scope: scopeAccount,
 			When: func(f *facts) (model.ActionPriority, bool) { return suggested(f.FailingWebhookID != "") },
-			Message: fixed("A webhook endpoint has not accepted events for a while and will be disabled if it keeps failing " +
-				"(its deliveries show the last error). Fix the receiving server so it answers each event with a 2xx status " +
-				"within 10 seconds, then send a test event: a 2xx answer clears this, and waiting events are retried on schedule."),
+			Message: fixed("Fix the receiving server of a webhook endpoint that has not accepted events for a while (its deliveries show " +
+				"the last error), or it will be turned off: it must answer each event with a 2xx status within 10 seconds. " +
+				"Then send a test event: a 2xx answer clears this, and waiting events are retried on schedule."),
 			Method: model.ResolveMethodPost, Path: "/v1/webhooks/{id}/test", Field: "testWebhook",
 			Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.FailingWebhookID}} },
 		},
 	},
 	fulfillRows(scopeAccount,
 		func(f *facts) string {
-			return "Paid orders wait for your system to fulfill them; this resolves the oldest, " + f.AwaitingFulfillmentOrderID +
-				". List them all with GET /v1/orders?status=paid (GraphQL: viewer { orders(status: PAID) }, MCP: viewer)."
+			return "Fulfill the paid orders that wait for you, oldest first: " + f.AwaitingFulfillmentOrderID +
+				" is the oldest, and the orders list filtered to paid ones shows them all."
 		},
 		func(f *facts) (string, string, bool) {
 			return f.AwaitingFulfillmentOrderID, f.AwaitingContentType, f.AwaitingFulfillmentOrderID != ""
@@ -308,7 +307,7 @@ var actionTable = slicesConcat(
 			When: func(f *facts) (model.ActionPriority, bool) {
 				return suggested(!f.HasPublishedListing && f.DraftListingID == "")
 			},
-			Message: fixed("Create a listing (ask your human for its title and price), then publish it to get a product page buyers can pay on."),
+			Message: fixed("Create a listing with a title and a price, then publish it to get a product page buyers can pay on."),
 			Method:  model.ResolveMethodPost, Path: "/v1/listings", Field: "createListing", Body: "input",
 			Call: func(*facts) apiCall {
 				return apiCall{Params: map[string]any{"title": "My first product", "price": 1500}}
@@ -326,7 +325,7 @@ var actionTable = slicesConcat(
 		},
 		{Code: ActPublishListing, Scope: scopeListing,
 			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.Listing.Status == db.ListingPaused) },
-			Message: fixed("The listing is paused; set it published to sell again."),
+			Message: fixed("Publish the listing again to sell it: it is paused."),
 			Method:  model.ResolveMethodPut, Path: "/v1/listings/{id}", Field: "updateListing", Body: "input",
 			Call: func(f *facts) apiCall {
 				return apiCall{Args: map[string]string{"id": f.Listing.ID}, Params: map[string]any{"status": "published"}}
@@ -336,8 +335,8 @@ var actionTable = slicesConcat(
 			When: func(f *facts) (model.ActionPriority, bool) {
 				return suggested(f.Listing.Status == db.ListingDraft && f.Listing.Deliverables == 0 && !f.Listing.Licensed && !f.HasOrderPaidHook)
 			},
-			Message: fixed("The listing has no deliverables and no webhook endpoint hears of order.paid: add what buyers get " +
-				"(or leave it external and fulfill each paid order through the API)."),
+			Message: fixed("Add what buyers get (a file, a link or a text), or fulfill each paid order yourself: the listing has " +
+				"nothing to deliver and no webhook endpoint hears of its paid orders."),
 			Method: model.ResolveMethodPost, Path: "/v1/listings/{listingId}/deliverables", Field: "addDeliverable", Body: "input",
 			Call: func(f *facts) apiCall {
 				return apiCall{Args: map[string]string{"listingId": f.Listing.ID}, Params: exampleDeliverable()}
@@ -345,7 +344,7 @@ var actionTable = slicesConcat(
 			Inputs: deliverableInputs(""),
 		},
 	},
-	fulfillRows(scopeOrder, fixed("The order is paid and waits for your system to fulfill it."),
+	fulfillRows(scopeOrder, fixed("Fulfill this order: it is paid and waits for you."),
 		func(f *facts) (string, string, bool) {
 			return f.Order.ID, f.Order.ContentType, f.Order.Status == db.OrderPaid
 		}),
@@ -360,9 +359,8 @@ var discountRows = []actionSpec{
 		When: func(f *facts) (model.ActionPriority, bool) {
 			return required(f.Discount.Status == pricing.DiscountDisabled)
 		},
-		Message: fixed("The discount code is turned off, so buyers who type it are told it is disabled: " +
-			"turn it back on (status active) to let them use it."),
-		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
+		Message: fixed("Turn the discount code back on to let buyers use it: while it is off, buyers who type it are told it is disabled."),
+		Method:  model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
 		Call: func(f *facts) apiCall {
 			return apiCall{Args: map[string]string{"id": f.Discount.ID}, Params: map[string]any{"status": pricing.DiscountActive}}
 		},
@@ -371,8 +369,8 @@ var discountRows = []actionSpec{
 		When: func(f *facts) (model.ActionPriority, bool) {
 			return required(f.Discount.Status == pricing.DiscountExpired)
 		},
-		Message: fixed("The discount code has expired, so buyers are told so: set a later expires_at to let them use it again. " +
-			"The example runs it 30 more days; a person may choose another end (a future date-time), or null for none."),
+		Message: fixed("Give the discount code a later end to let buyers use it again: it has expired, so buyers are told so. " +
+			"The suggested end is 30 days from now; any later date works, or no end at all."),
 		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
 		Call: func(f *facts) apiCall {
 			return apiCall{Args: map[string]string{"id": f.Discount.ID},
@@ -384,8 +382,8 @@ var discountRows = []actionSpec{
 			return required(f.Discount.Status == pricing.DiscountExhausted)
 		},
 		Message: func(f *facts) string {
-			return fmt.Sprintf("Paid orders used the discount code %d times, its max_redemptions, so buyers are told it is used up: "+
-				"raise the limit to let more use it. The example allows 100 more; a person may choose another limit, or null for none.",
+			return fmt.Sprintf("Raise the discount code's limit to let more buyers use it: paid orders used it %d times, its limit, "+
+				"so buyers are told it is used up. The suggestion allows 100 more; any higher limit works, or no limit at all.",
 				f.Discount.RedemptionsCount)
 		},
 		Method: model.ResolveMethodPut, Path: "/v1/discounts/{id}", Field: "updateDiscount", Body: "input",
@@ -399,9 +397,8 @@ var discountRows = []actionSpec{
 			return required(f.Discount.Status == pricing.DiscountScheduled)
 		},
 		Message: func(f *facts) string {
-			return "The discount code starts working at " + f.Discount.StartsAt.UTC().Format(time.RFC3339) +
-				"; until then buyers are told it is not valid yet. Nothing to do but wait, then read it again " +
-				"(starts_at cannot change: to start at once, create another code)."
+			return "Wait until " + f.Discount.StartsAt.UTC().Format(time.RFC3339) + ", when the discount code starts working: " +
+				"until then buyers are told it is not valid yet. Its start cannot change: to start at once, create another code."
 		},
 		Method: model.ResolveMethodGet, Path: "/v1/discounts/{id}", Field: "discount",
 		Call: func(f *facts) apiCall { return apiCall{Args: map[string]string{"id": f.Discount.ID}} },

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,7 +115,7 @@ func TestActionResolves(t *testing.T) {
 	require.Equal(t, "test_webhook", byCode["webhook_failing"].Resolve.MCP.Tool)
 	require.NotContains(t, byCode["webhook_failing"].Message, "human")
 	require.Equal(t, "/v1/orders/ord_1/fulfill", *byCode["fulfill_order"].Resolve.Endpoint)
-	require.Contains(t, byCode["fulfill_order"].Message, "GET /v1/orders?status=paid", "the account's action names where sales are")
+	require.Contains(t, byCode["fulfill_order"].Message, "ord_1 is the oldest, and the orders list filtered to paid ones shows them all", "the account's action names where the other paid orders are")
 	require.Equal(t, "/v1/listings/lst_1/publish", *byCode["publish_listing"].Resolve.Endpoint)
 	require.Equal(t, "publish_listing", byCode["publish_listing"].Resolve.MCP.Tool)
 	require.Equal(t, map[string]any{"id": "lst_1"}, byCode["publish_listing"].Resolve.MCP.Arguments)
@@ -359,3 +360,38 @@ func TestDiscountReadiness(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Every readiness message says what to do in words a person and an agent
+// both act on (issue 26 item 4): it starts with what to do or why, never
+// sends the reader to "a person" or "your human" (what an agent needs from
+// its human is in resolve.inputs), and names no API path or field (the
+// resolve carries those).
+func TestActionMessagesForPeople(t *testing.T) {
+	t.Parallel()
+	f := &facts{
+		accountFacts: accountFacts{AwaitingFulfillmentOrderID: "ord_1"},
+		Listing:      &listingFacts{ID: "lst_1"},
+		Order:        &orderFacts{ID: "ord_1"},
+		Discount:     &discountFacts{ID: "dsc_1", StartsAt: time.Date(2026, 12, 1, 13, 0, 0, 0, time.UTC), RedemptionsCount: 7},
+	}
+	api := regexp.MustCompile(`/v1/|\b(GET|POST|PUT)\b|\b[a-z]{2,}_[a-z]{2,}\b|\bstatus (active|paid|published)\b|\bset it\b`)
+	seen := map[string]bool{}
+	for _, processor := range []string{db.ProcessorNotConnected, db.ProcessorDisconnected, db.ProcessorOnboarding, db.ProcessorConnected} {
+		f.ProcessorStatus = processor
+		for _, row := range actionTable {
+			msg := row.Message(f)
+			if seen[msg] {
+				continue
+			}
+			seen[msg] = true
+			t.Run(msg, func(t *testing.T) {
+				require.Regexp(t, `^[A-Z].*[.)]$`, msg, "a sentence")
+				for _, word := range []string{"human", "a person", "ask your", "your system"} {
+					require.NotContains(t, strings.ToLower(msg), word)
+				}
+				require.False(t, api.MatchString(msg), "names an API detail: %q", api.FindString(msg))
+			})
+		}
+	}
+	require.GreaterOrEqual(t, len(seen), 19, "every message of the table")
+}

@@ -380,7 +380,7 @@ func TestDiscountStatusOverTime(t *testing.T) {
 	wait := readiness["actions"].([]any)[0].(map[string]any)
 	require.Equal(t, "GET", wait["resolve"].(map[string]any)["method"])
 	require.Equal(t, "/v1/discounts/"+id, wait["resolve"].(map[string]any)["endpoint"])
-	require.Contains(t, wait["message"], "wait")
+	require.Contains(t, wait["message"], "Wait until")
 
 	time.Sleep(time.Until(starts) + 100*time.Millisecond)
 	d = env.Get("/v1/discounts/"+id, acc.Key).JSON(t)

@@ -36,7 +36,7 @@ func TestSellableAgreesWithProductPage(t *testing.T) {
 		message     string
 	}{
 		{"operational", reset, true, "", ""},
-		{"charges disabled", `UPDATE accounts SET charges_enabled = false`, false, "enable_charges", "not enabled charges"},
+		{"charges disabled", `UPDATE accounts SET charges_enabled = false`, false, "enable_charges", "not enabled payments"},
 		{"onboarding", `UPDATE accounts SET processor_status = 'onboarding', charges_enabled = false`, false, "enable_charges", "onboarding"},
 		{"no currency the service sells in", `UPDATE accounts SET currency = NULL`, false, "enable_charges", "currency"},
 		{"billing unpaid", `UPDATE accounts SET billing_status = 'unpaid'`, false, "update_billing", "unpaid"},

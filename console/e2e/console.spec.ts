@@ -253,7 +253,7 @@ test('orders, the order and its refund', async () => {
   await expect(page.getByRole('link', { name: 'Field guide to moss' })).toBeVisible();
   await page.getByLabel('Status').selectOption('REFUNDED');
   await page.getByRole('button', { name: 'Filter' }).click();
-  await expect(page.getByText('No orders match.')).toBeVisible();
+  await expect(page.getByText('No orders match these filters.')).toBeVisible();
 
   await page.goto(`/console/orders/${orderId}`);
   await expect(page.getByRole('heading', { name: `Order ${orderId}` })).toBeVisible();

@@ -29,7 +29,49 @@ export const HomeQuery = graphql(`
       anyMembership: memberships(first: 1) { edges { node { id } } }
       readiness { operational next actions { ...ActionFields } }
       orders(first: 5) {
-        edges { node { id buyerEmail amount currency status createdAt listingSnapshot } }
+        edges { node { id buyerEmail amount currency status createdAt paidAt listingSnapshot } }
+      }
+    }
+  }
+`);
+
+// The dashboard (CONTRACT §15, §23): a range's series, totals and top
+// listings, and the previous period of the same length for the changes.
+export const DashboardQuery = graphql(`
+  query Dashboard($from: String!, $to: String!, $prevFrom: String!, $prevTo: String!, $interval: AnalyticsInterval!) {
+    viewer {
+      id
+      current: analytics(from: $from, to: $to, interval: $interval) {
+        currency
+        interval
+        from
+        to
+        totals { revenue orders refunds views checkouts conversionRate mrr activeMemberships }
+        series { start revenue orders views }
+        topListings(first: 5) { listingId title listing { id } revenue orders views conversionRate }
+      }
+      previous: analytics(from: $prevFrom, to: $prevTo, interval: $interval) {
+        totals { revenue orders views conversionRate }
+      }
+    }
+  }
+`);
+
+// One listing's series (the listing screen).
+export const ListingAnalyticsQuery = graphql(`
+  query ListingAnalytics($listingId: ID!, $from: String!, $to: String!, $prevFrom: String!, $prevTo: String!, $interval: AnalyticsInterval!) {
+    viewer {
+      id
+      current: analytics(from: $from, to: $to, interval: $interval, listingId: $listingId) {
+        currency
+        interval
+        from
+        to
+        totals { revenue orders refunds views checkouts conversionRate }
+        series { start revenue orders views }
+      }
+      previous: analytics(from: $prevFrom, to: $prevTo, interval: $interval, listingId: $listingId) {
+        totals { revenue orders views conversionRate }
       }
     }
   }
@@ -78,10 +120,10 @@ export const SetTestKey = graphql(`
 `);
 
 export const ListingsQuery = graphql(`
-  query Listings($first: Int, $after: String, $status: ListingStatus) {
+  query Listings($first: Int, $after: String, $status: ListingStatus, $query: String) {
     viewer {
       id
-      listings(first: $first, after: $after, status: $status) {
+      listings(first: $first, after: $after, status: $status, query: $query) {
         edges { node { id title price pricing billing interval currency status url updatedAt readiness { sellable } } }
         pageInfo { hasNextPage endCursor }
       }
@@ -175,6 +217,7 @@ export const OrdersQuery = graphql(`
     $buyerEmail: String
     $createdAfter: Time
     $createdBefore: Time
+    $query: String
   ) {
     viewer {
       id
@@ -186,6 +229,7 @@ export const OrdersQuery = graphql(`
         buyerEmail: $buyerEmail
         createdAfter: $createdAfter
         createdBefore: $createdBefore
+        query: $query
       ) {
         edges { node { id buyerEmail amount currency status createdAt listingSnapshot billingReason discount { code } } }
         pageInfo { hasNextPage endCursor }
@@ -259,10 +303,10 @@ export const CreateCustomerPortalLink = graphql(`
 `);
 
 export const CustomersQuery = graphql(`
-  query Customers($first: Int, $after: String, $email: String) {
+  query Customers($first: Int, $after: String, $email: String, $query: String) {
     viewer {
       id
-      customers(first: $first, after: $after, email: $email) {
+      customers(first: $first, after: $after, email: $email, query: $query) {
         edges { node { id email ordersCount totalSpent currency firstOrderAt lastOrderAt } }
         pageInfo { hasNextPage endCursor }
       }

@@ -1,6 +1,6 @@
 // Shared pieces of the screens: page frame, fields with their errors,
 // money and time, loading and empty states, paging, copy button.
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { Problem } from './problems';
 
 export function Page({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
@@ -272,14 +272,19 @@ export function decimalsOf(currency: string | null | undefined): number {
   return currency && zeroDecimal.has(currency.toLowerCase()) ? 0 : 2;
 }
 
+/** What an amount shows before the account has a currency (the processor gives it). */
+export const noCurrency = '—';
+
 /**
  * An amount in the smallest unit, as people write it in the browser's
  * locale with its currency: 2900 usd → "$29.00", 2900 jpy → "¥2,900".
+ * Without a currency (before the processor is connected) it is "—", never
+ * a bare number: <Money> adds the hint that says how to get one.
  */
 export function formatMoney(amount: number, currency: string | null | undefined): string {
+  if (!currency) return noCurrency;
   const d = decimalsOf(currency);
   const value = amount / 10 ** d;
-  if (!currency) return value.toFixed(d);
   try {
     return new Intl.NumberFormat(undefined, {
       style: 'currency',
@@ -290,6 +295,22 @@ export function formatMoney(amount: number, currency: string | null | undefined)
   } catch {
     return `${value.toFixed(d)} ${currency.toUpperCase()}`;
   }
+}
+
+/** An amount with its currency; before a currency exists, "—" with the hint to connect the processor. */
+export function Money({ amount, currency }: { amount: number; currency: string | null | undefined }) {
+  if (currency) return <>{formatMoney(amount, currency)}</>;
+  return (
+    <span className="no-currency" title="No currency yet: connect the payment processor to set it">
+      <span aria-hidden="true">{noCurrency}</span>
+      <span className="sr-only">No currency yet: connect the payment processor to set it</span>
+    </span>
+  );
+}
+
+/** A count in the browser's locale: 12345 → "12,345". */
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat().format(n);
 }
 
 /** A whole percentage in the browser's locale: 25 → "25%" (en), "25 %" (fr). */
@@ -361,12 +382,40 @@ export function timeValue(input: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString().replace('.000Z', 'Z');
 }
 
+const dateTimeFormat = () =>
+  new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
+/** A time as people read it in the browser's locale and time zone, with the zone: "26 Nov 2026, 15:41 UTC" (en-GB). */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTimeFormat().format(d);
+}
+
+/** A date in the browser's locale: "26 Nov 2026" (en-GB), "Nov 26, 2026" (en-US). utc reads a UTC date (YYYY-MM-DD) as such. */
+export function formatDate(value: string | Date, opts: { utc?: boolean; long?: boolean } = {}): string {
+  const d = typeof value === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value) : value;
+  if (Number.isNaN(d.getTime())) return String(value);
+  return new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: opts.long ? 'long' : 'short',
+    day: 'numeric',
+    timeZone: opts.utc ? 'UTC' : undefined,
+  }).format(d);
+}
+
+/** A time in the browser's locale (formatTime), its RFC 3339 value in the title; "—" for none. */
 export function Time({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">—</span>;
-  const d = new Date(value);
   return (
     <time dateTime={value} title={value}>
-      {d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC
+      {formatTime(value)}
     </time>
   );
 }
@@ -466,4 +515,91 @@ export function Progress({ value, label: text }: { value: number; label: string 
 
 export function ProblemBanner({ problems }: { problems: Problem[] }) {
   return <FormErrors problems={problems} />;
+}
+
+/**
+ * A search field (type="search") whose text narrows a list through the URL:
+ * it calls onSearch with the trimmed text 300 ms after typing stops (or at
+ * once on Enter), so a reload keeps the search. maxLength bounds it as the
+ * service does (CONTRACT §15, 1 to 200 characters).
+ */
+export function SearchField({
+  label: text,
+  value,
+  onSearch,
+  hint,
+  problems = [],
+}: {
+  label: string;
+  value: string;
+  onSearch: (q: string) => void;
+  hint?: string;
+  problems?: Problem[];
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState(value);
+  const timer = useRef<number | undefined>(undefined);
+  const latest = useRef(onSearch);
+  latest.current = onSearch;
+  // The URL changed from outside (back, a link): show its search.
+  useEffect(() => setDraft(value), [value]);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  function change(v: string) {
+    setDraft(v);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => {
+      if (v.trim() !== value) latest.current(v.trim());
+    }, 300);
+  }
+  const err = errorFor(problems, 'query');
+  const describedBy = [hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field search">
+      <label htmlFor={id}>{text}</label>
+      <input
+        id={id}
+        type="search"
+        name="query"
+        value={draft}
+        maxLength={200}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={err ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => change(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            window.clearTimeout(timer.current);
+            latest.current(draft.trim());
+          }
+        }}
+      />
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+      {err && (
+        <small id={`${id}-error`} className="error">
+          {err}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** The URL of a console path with its query changed: set (non-empty) or removed (empty) names. */
+export function withQuery(path: string, query: URLSearchParams, changes: Record<string, string>): string {
+  const q = new URLSearchParams(query);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v) q.set(k, v);
+    else q.delete(k);
+  }
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+/** The address of a CSV export (CONTRACT §23) with a list's filters: empty ones are left out. */
+export function exportURL(path: string, params: Record<string, string>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) q.set(k, v);
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
 }

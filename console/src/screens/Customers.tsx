@@ -1,19 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { CreateCustomerPortalLink, CustomerQuery, CustomersQuery, MembershipsQuery } from '../ops';
 import { problemsOf, type Problem } from '../problems';
 import { Link, navigate, useLocation } from '../router';
-import { Empty, Field, FormErrors, Loading, Page, Pager, Time, formatMoney, useCursor } from '../ui';
+import { Empty, FormErrors, Loading, Money, Page, Pager, SearchField, Time, exportURL, useCursor, withQuery } from '../ui';
 import { MembershipTable } from './Memberships';
 
 export function Customers() {
   const { query } = useLocation();
-  const email = query.get('email') ?? '';
-  const [form, setForm] = useState(email);
-  const cursor = useCursor(email);
+  const q = query.get('q') ?? '';
+  const cursor = useCursor(q);
   const [{ data, fetching, error }] = useQuery({
     query: CustomersQuery,
-    variables: { first: 20, after: cursor.after, email: email || null },
+    variables: { first: 20, after: cursor.after, query: q || null },
   });
   const problems = problemsOf(error);
   const conn = data?.viewer?.customers;
@@ -38,22 +37,30 @@ export function Customers() {
     }
     setPortal({ email: customerEmail, url: link.url, expiresAt: link.expiresAt, copied });
   }
-  function apply(e: FormEvent) {
-    e.preventDefault();
-    navigate(form.trim() ? `/customers?email=${encodeURIComponent(form.trim())}` : '/customers', true);
-  }
   return (
     <Page title="Customers">
-      <form className="filters" onSubmit={apply} aria-label="Find a customer">
-        <Field label="Email" param="email" problems={problems} type="email" autoComplete="off" maxLength={254} value={form} onValue={setForm} />
-        <div className="field">
-          <span aria-hidden="true">&nbsp;</span>
-          <button type="submit">Find</button>
-        </div>
-      </form>
-      <FormErrors problems={problems} shown={['email']} />
-      {!conn && fetching && <Loading />}
-      {conn && conn.edges.length === 0 && <Empty>{email ? 'No customer has this email.' : 'No customers yet: buyers appear here once they pay.'}</Empty>}
+      <div className="filters">
+        <SearchField
+          label="Search customers"
+          hint="An email, or part of it."
+          value={q}
+          problems={problems}
+          onSearch={(v) => navigate(withQuery('/customers', query, { q: v }), true)}
+        />
+      </div>
+      <FormErrors problems={problems} shown={['query']} />
+      <div className="row">
+        <a className="button secondary" href={exportURL('/v1/customers/export', { query: q })} download>
+          Export CSV
+        </a>
+        <small className="muted">Every customer this search matches, by first order, for a spreadsheet.</small>
+      </div>
+      {!conn && fetching && <Loading what="Loading the customers" />}
+      {conn && conn.edges.length === 0 && (
+        <Empty>
+          {q ? <>No customers match “{q}”. <Link to="/customers">Show all customers</Link>.</> : 'No customers yet: buyers appear here once they pay.'}
+        </Empty>
+      )}
       {conn && conn.edges.length > 0 && (
         <div className="table-wrap">
           <table>
@@ -77,7 +84,7 @@ export function Customers() {
                       <span className="sr-only"> {c.ordersCount === 1 ? 'order' : 'orders'}</span>
                     </Link>
                   </td>
-                  <td>{formatMoney(c.totalSpent, c.currency)}</td>
+                  <td><Money amount={c.totalSpent} currency={c.currency} /></td>
                   <td><Time value={c.firstOrderAt} /></td>
                   <td><Time value={c.lastOrderAt} /></td>
                   <td>
@@ -144,7 +151,7 @@ export function CustomerScreen({ id }: { id: string }) {
           <dt>Paid orders</dt>
           <dd><Link to={`/orders?buyer=${encodeURIComponent(c.email)}`}>{new Intl.NumberFormat().format(c.ordersCount)} {c.ordersCount === 1 ? 'order' : 'orders'}</Link></dd>
           <dt>Spent</dt>
-          <dd>{formatMoney(c.totalSpent, c.currency)}</dd>
+          <dd><Money amount={c.totalSpent} currency={c.currency} /></dd>
           <dt>First order</dt>
           <dd><Time value={c.firstOrderAt} /></dd>
           <dt>Last order</dt>

@@ -335,7 +335,7 @@ function KeyDetailView({ k, onChanged }: { k: KeyDetail; onChanged: () => void }
           <dt>Buyer</dt>
           <dd>
             {ctx?.emails.get(k.orderId) ? (
-              <Link to={`/customers?email=${encodeURIComponent(ctx.emails.get(k.orderId)!)}`}>{ctx.emails.get(k.orderId)}</Link>
+              <Link to={`/customers?q=${encodeURIComponent(ctx.emails.get(k.orderId)!)}`}>{ctx.emails.get(k.orderId)}</Link>
             ) : (
               <span className="muted">—</span>
             )}

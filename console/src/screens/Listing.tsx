@@ -7,6 +7,7 @@ import {
   AddDeliverable,
   CreateListing,
   DeleteListing,
+  ListingAnalyticsQuery,
   ListingQuery,
   PublishListing,
   RemoveDeliverable,
@@ -38,14 +39,18 @@ import {
   wholeNumber,
 } from '../license';
 import { problemsOf, type Problem } from '../problems';
-import { navigate } from '../router';
+import { navigate, useLocation } from '../router';
+import { changeText, rangeKey, rangeOf, rateChangeText, rateText } from '../dashboard';
+import { ChartFigure, RangeControl, Stat } from '../sales';
 import { uploadFile, type Uploaded } from '../upload';
 import {
   Badge,
   Choice,
+  Empty,
   Field,
   FormErrors,
   Loading,
+  Money,
   Notice,
   Page,
   Progress,
@@ -53,6 +58,7 @@ import {
   Switch,
   TextArea,
   errorFor,
+  formatCount,
   formatMoney,
   moneyExample,
   moneyText,
@@ -467,6 +473,7 @@ function ListingForm({
           )}
         </section>
       )}
+      {listing && listing.publishedAt && <ListingSales id={listing.id} title={listing.title} />}
       <form onSubmit={save} noValidate>
         <fieldset disabled={!editable || busy}>
           <legend>Details</legend>
@@ -958,5 +965,43 @@ export function DeliverableAdder({
         {submitText}
       </button>
     </div>
+  );
+}
+
+/** A published listing's own sales over a range (viewer.analytics with listingId): totals with changes, and the chart. */
+function ListingSales({ id, title }: { id: string; title: string }) {
+  const { query } = useLocation();
+  const range = rangeOf(rangeKey(query.get('range')));
+  const [{ data, fetching, error }] = useQuery({
+    query: ListingAnalyticsQuery,
+    variables: { listingId: id, from: range.from, to: range.to, prevFrom: range.prevFrom, prevTo: range.prevTo, interval: range.interval },
+  });
+  const cur = data?.viewer?.current;
+  const t = cur?.totals;
+  const p = data?.viewer?.previous?.totals;
+  return (
+    <section aria-labelledby="sales" className="dashboard" aria-busy={fetching}>
+      <div className="section-head">
+        <h2 id="sales">Sales</h2>
+        <RangeControl current={range.key} />
+      </div>
+      <FormErrors problems={problemsOf(error)} />
+      {!cur && fetching && <Loading what="Loading the sales" />}
+      {cur && t && p && (
+        <>
+          <dl className="stats">
+            <Stat label="Revenue" testid="listing-revenue" value={<Money amount={t.revenue} currency={cur.currency} />} change={changeText(t.revenue, p.revenue)} previous={range.previous} />
+            <Stat label="Orders" testid="listing-orders" value={formatCount(t.orders)} change={changeText(t.orders, p.orders)} previous={range.previous} />
+            <Stat label="Views" testid="listing-views" value={formatCount(t.views)} change={changeText(t.views, p.views)} previous={range.previous} />
+            <Stat label="Conversion" testid="listing-conversion" value={rateText(t.conversionRate)} change={rateChangeText(t.conversionRate, p.conversionRate)} previous={range.previous} />
+          </dl>
+          {t.orders === 0 && t.views === 0 && t.refunds === 0 ? (
+            <Empty>No views or sales of this listing in this range yet.</Empty>
+          ) : (
+            <ChartFigure name={`${range.chartName.replace('Revenue and orders', `Revenue and orders of ${title}`)}`} buckets={cur.series} currency={cur.currency} monthly={range.interval === 'MONTH'} />
+          )}
+        </>
+      )}
+    </section>
   );
 }

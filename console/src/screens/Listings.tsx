@@ -3,7 +3,7 @@ import { ListingsQuery } from '../ops';
 import type { ListingStatus } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, Empty, FormErrors, Loading, Page, Pager, Select, Time, useCursor } from '../ui';
+import { Badge, Empty, FormErrors, Loading, Page, Pager, SearchField, Select, Time, useCursor, withQuery } from '../ui';
 import { priceText } from './Listing';
 
 const statuses: { value: '' | ListingStatus; label: string }[] = [
@@ -16,29 +16,44 @@ const statuses: { value: '' | ListingStatus; label: string }[] = [
 export function Listings() {
   const { query } = useLocation();
   const status = (query.get('status') ?? '') as '' | ListingStatus;
-  const cursor = useCursor(status);
+  const q = query.get('q') ?? '';
+  const cursor = useCursor(query.toString());
   const [{ data, fetching, error }] = useQuery({
     query: ListingsQuery,
-    variables: { first: 20, after: cursor.after, status: status || null },
+    variables: { first: 20, after: cursor.after, status: status || null, query: q || null },
   });
+  const problems = problemsOf(error);
   const conn = data?.viewer?.listings;
   return (
     <Page title="Listings" actions={<Link className="button" to="/listings/new">New listing</Link>}>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Find listings">
+        <SearchField
+          label="Search listings"
+          hint="A title, or part of it."
+          value={q}
+          problems={problems}
+          onSearch={(v) => navigate(withQuery('/listings', query, { q: v }), true)}
+        />
         <Select
           label="Status"
           param="status"
           problems={[]}
           value={status}
-          onValue={(v) => navigate(v ? `/listings?status=${v}` : '/listings', true)}
+          onValue={(v) => navigate(withQuery('/listings', query, { status: v }), true)}
           options={statuses}
         />
       </form>
-      <FormErrors problems={problemsOf(error)} />
-      {!conn && fetching && <Loading />}
+      <FormErrors problems={problems} shown={['query']} />
+      {!conn && fetching && <Loading what="Loading the listings" />}
       {conn && conn.edges.length === 0 && (
         <Empty>
-          {status ? 'No listing has this status.' : 'No listings yet.'} <Link to="/listings/new">Create a listing</Link>.
+          {q ? (
+            <>No listings match “{q}”{status ? ' with this status' : ''}. <Link to="/listings">Show all listings</Link>.</>
+          ) : status ? (
+            <>No listing has this status. <Link to="/listings">Show all listings</Link>.</>
+          ) : (
+            <>No listings yet. <Link to="/listings/new">Create a listing</Link>.</>
+          )}
         </Empty>
       )}
       {conn && conn.edges.length > 0 && (

@@ -15,7 +15,7 @@ import {
 } from '../membership';
 import { problemsOf, type Problem } from '../problems';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, Choice, Empty, Field, FormErrors, Loading, Notice, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
+import { Badge, Choice, Empty, Field, FormErrors, Loading, Notice, Page, Pager, Select, Time, formatDate, formatMoney, formatTime, useCursor } from '../ui';
 
 type Row = MembershipRowFieldsFragment;
 
@@ -259,7 +259,7 @@ export function MembershipScreen({ id }: { id: string }) {
 function statusSentence(m: MembershipFieldsFragment): string {
   const amount = formatMoney(m.amount, m.currency);
   const at = (iso: string | null | undefined) =>
-    iso ? new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'long', timeZone: 'UTC' } as Intl.DateTimeFormatOptions) : '';
+    iso ? formatDate(iso, { long: true }) : '';
   switch (m.status) {
     case 'TRIALING':
       return `In its free trial until ${at(m.trialEnd ?? m.currentPeriodEnd)}: the first charge of ${amount} is then, and every ${intervalWord[m.interval]} after.`;
@@ -299,7 +299,7 @@ function MembershipFacts({ m, onChanged }: { m: MembershipFieldsFragment; onChan
   const [busy, setBusy] = useState(false);
   const title = m.listing?.title ?? 'the listing';
   const ends = <Time value={m.currentPeriodEnd} />;
-  const endsText = new Date(m.currentPeriodEnd).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+  const endsText = formatTime(m.currentPeriodEnd);
 
   async function run(what: 'cancel' | 'resume', fn: () => Promise<{ error?: Parameters<typeof problemsOf>[0]; data?: unknown }>, done: (after: MembershipFieldsFragment | null) => string) {
     setBusy(true);

@@ -5,7 +5,7 @@ import type { OrderStatus } from '../gql/graphql';
 import { problemsOf } from '../problems';
 import { Link, navigate, useLocation } from '../router';
 import { billingReasonOf } from '../membership';
-import { Badge, Empty, Field, FormErrors, Loading, Page, Pager, Select, Time, formatMoney, useCursor } from '../ui';
+import { Badge, Empty, Field, FormErrors, Loading, Money, Page, Pager, SearchField, Select, Time, exportURL, useCursor, withQuery } from '../ui';
 
 const statuses: { value: '' | OrderStatus; label: string }[] = [
   { value: '', label: 'All' },
@@ -23,6 +23,18 @@ function dayToTime(day: string, next = false): string | null {
   return d.toISOString().replace('.000Z', 'Z');
 }
 
+/** The filters of GET /v1/orders (and its export) as the REST API names them. */
+function exportParams(f: { status: string; listing: string; buyer: string; from: string; to: string; q: string }): Record<string, string> {
+  return {
+    status: f.status.toLowerCase(),
+    listing: f.listing,
+    buyer_email: f.buyer,
+    created_after: dayToTime(f.from) ?? '',
+    created_before: dayToTime(f.to, true) ?? '',
+    query: f.q,
+  };
+}
+
 export function Orders() {
   const { query } = useLocation();
   const filters = {
@@ -31,6 +43,7 @@ export function Orders() {
     buyer: query.get('buyer') ?? '',
     from: query.get('from') ?? '',
     to: query.get('to') ?? '',
+    q: query.get('q') ?? '',
   };
   const [form, setForm] = useState(filters);
   const cursor = useCursor(query.toString());
@@ -44,6 +57,7 @@ export function Orders() {
       buyerEmail: filters.buyer || null,
       createdAfter: dayToTime(filters.from),
       createdBefore: dayToTime(filters.to, true),
+      query: filters.q || null,
     },
   });
   const problems = problemsOf(error);
@@ -52,6 +66,7 @@ export function Orders() {
   function apply(e: FormEvent) {
     e.preventDefault();
     const q = new URLSearchParams();
+    if (filters.q) q.set('q', filters.q);
     if (form.status) q.set('status', form.status);
     if (form.listing.trim()) q.set('listing', form.listing.trim());
     if (form.buyer.trim()) q.set('buyer', form.buyer.trim());
@@ -63,6 +78,13 @@ export function Orders() {
 
   return (
     <Page title="Orders">
+      <SearchField
+        label="Search orders"
+        hint="A buyer's email, or part of it, or an order id (ord_…)."
+        value={filters.q}
+        problems={problems}
+        onSearch={(q) => navigate(withQuery('/orders', query, { q }), true)}
+      />
       <form className="filters" onSubmit={apply} aria-label="Filter orders">
         <Select label="Status" param="status" problems={problems} value={form.status} onValue={(status) => setForm({ ...form, status })} options={statuses} />
         <Field label="Listing id" param="listing" problems={problems} maxLength={64} placeholder="lst_…" value={form.listing} onValue={(listing) => setForm({ ...form, listing })} />
@@ -74,9 +96,20 @@ export function Orders() {
           <button type="submit">Filter</button>
         </div>
       </form>
-      <FormErrors problems={problems} shown={['status', 'listing', 'buyer_email', 'created_after', 'created_before']} />
-      {!conn && fetching && <Loading />}
-      {conn && conn.edges.length === 0 && <Empty>No orders match.</Empty>}
+      <FormErrors problems={problems} shown={['status', 'listing', 'buyer_email', 'created_after', 'created_before', 'query']} />
+      <div className="row">
+        <a className="button secondary" href={exportURL('/v1/orders/export', exportParams(filters))} download>
+          Export CSV
+        </a>
+        <small className="muted">Every order these filters match, oldest first, for a spreadsheet.</small>
+      </div>
+      {!conn && fetching && <Loading what="Loading the orders" />}
+      {conn && conn.edges.length === 0 && (
+        <Empty>
+          {filters.q ? `No orders match “${filters.q}”.` : query.toString() ? 'No orders match these filters.' : 'No orders yet: they appear here once buyers check out.'}
+          {query.toString() && <> <Link to="/orders">Show all orders</Link>.</>}
+        </Empty>
+      )}
       {conn && conn.edges.length > 0 && (
         <div className="table-wrap">
           <table>
@@ -95,7 +128,7 @@ export function Orders() {
                   <td><Link to={`/orders/${o.id}`}>{String(o.listingSnapshot.title ?? o.id)}</Link></td>
                   <td>{o.buyerEmail}</td>
                   <td>
-                    {formatMoney(o.amount, o.currency)}
+                    <Money amount={o.amount} currency={o.currency} />
                     {o.billingReason && <small className="muted block">{billingReasonOf(o.billingReason, o.amount)}</small>}
                     {o.discount && (
                       <small className="muted block">
