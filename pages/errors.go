@@ -57,7 +57,7 @@ var funcs = template.FuncMap{
 		n = min(max(n, 0), 5)
 		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
 	},
-	"rating":      ratingText,
+	"rating": ratingText,
 	// starsOf is an average as five stars, rounded to the nearest whole.
 	"starsOf": func(avg *float64) string {
 		if avg == nil {

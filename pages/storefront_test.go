@@ -2,8 +2,8 @@ package pages_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"encoding/xml"
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -62,8 +62,8 @@ func TestProductPageMetaAndJSONLD(t *testing.T) {
 			s := sellerIn(t, env, "Moss & Fern", c.cur)
 			title := `Moss </script><script>alert(1)</script> guide`
 			l := publish(t, env, s.Key, map[string]any{"title": title, "price": 2900,
-				"description": "# Mosses\n\nA **field guide** to <b>forty</b> mosses, with [maps](https://maps.example).",
-				"utm_source": "newsletter",
+				"description":  "# Mosses\n\nA **field guide** to <b>forty</b> mosses, with [maps](https://maps.example).",
+				"utm_source":   "newsletter",
 				"deliverables": []map[string]any{{"type": "text", "value": "Thanks"}}})
 			body := page(t, env, "/p/"+l["slug"].(string)+"?utm_source=x&utm_medium=y", "")
 			m := metas(t, body)
