@@ -56,8 +56,15 @@ func (a asset) serve(w http.ResponseWriter, _ *http.Request) {
 // AssetRoutes registers the stylesheet, the icon, /favicon.ico,
 // /robots.txt and the sitemap.
 func (s *Site) AssetRoutes(r chi.Router) {
-	r.Get(stylesheet.path, stylesheet.serve)
-	r.Get(icon.path, icon.serve)
+	r.Get("/assets/{name}", func(w http.ResponseWriter, r *http.Request) {
+		for _, a := range []asset{stylesheet, icon} {
+			if r.URL.Path == a.path {
+				a.serve(w, r)
+				return
+			}
+		}
+		http.NotFound(w, r) // an old hash, or no such asset
+	})
 	r.Get("/favicon.ico", func(w http.ResponseWriter, _ *http.Request) {
 		h := w.Header()
 		h.Set("Content-Type", "image/x-icon")
