@@ -93,6 +93,11 @@ func TestLighthouse(t *testing.T) {
 		fmt.Printf("lighthouse %-10s performance %3d  accessibility %3d  best-practices %3d  seo %3d\n", p.name,
 			res.Scores["performance"], res.Scores["accessibility"], res.Scores["best-practices"], res.Scores["seo"])
 		for cat, score := range res.Scores {
+			if score < 100 {
+				for _, f := range res.Failing[cat] {
+					fmt.Printf("lighthouse %-10s   %s: %s (%.2f) %s\n", p.name, cat, f.ID, f.Score, f.Title)
+				}
+			}
 			if score >= minScore {
 				continue
 			}

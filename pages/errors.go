@@ -66,7 +66,9 @@ var funcs = template.FuncMap{
 		n := int(*avg + 0.5)
 		return strings.Repeat("★", min(max(n, 0), 5)) + strings.Repeat("☆", 5-min(max(n, 0), 5))
 	},
-	"headMeta":    headMeta,
+	"headMeta": headMeta,
+	// described is a page's head with a plain-text description.
+	"described":   func(title, desc string) *Meta { return &Meta{Title: title + " · commerce", Description: desc} },
 	"markdown":    markdown.HTML,
 	"stylesheet":  func() string { return stylesheet.path },
 	"srcset":      func(s string) template.Srcset { return template.Srcset(s) }, //nolint:gosec // our own media URLs
