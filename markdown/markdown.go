@@ -3,7 +3,7 @@
 // rel="nofollow ugc", links with an unsafe scheme (javascript:, vbscript:,
 // data:, file: and anything but http, https and mailto) lose their target,
 // images become links (a page loads nothing from another host), and
-// headings start below the page's own (h3).
+// headings start below the page's own (the top level becomes h3).
 package markdown
 
 import (
@@ -114,6 +114,15 @@ type safeLinks struct{}
 
 func (safeLinks) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
 	source := reader.Source()
+	// The description's top heading level becomes h3 (under the page's
+	// h2), the others following it, so no level is skipped.
+	top := 7
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering {
+			top = min(top, h.Level)
+		}
+		return ast.WalkContinue, nil
+	})
 	var images []*ast.Image
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -121,7 +130,7 @@ func (safeLinks) Transform(doc *ast.Document, reader text.Reader, _ parser.Conte
 		}
 		switch t := n.(type) {
 		case *ast.Heading:
-			t.Level = min(t.Level+2, 6)
+			t.Level = min(t.Level-top+3, 6)
 		case *ast.Link:
 			if !SafeURL(t.Destination) {
 				t.Destination = []byte("#")

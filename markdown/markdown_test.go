@@ -31,6 +31,7 @@ func TestHTMLIsSafe(t *testing.T) {
 		{"image becomes a link", "![the cover](https://cdn.example.com/c.png)", []string{"<img"},
 			[]string{`<a href="https://cdn.example.com/c.png" rel="nofollow ugc">the cover</a>`}},
 		{"headings below the page's", "# Big\n\n## Smaller", []string{"<h1", "<h2"}, []string{"<h3>Big</h3>", "<h4>Smaller</h4>"}},
+		{"no heading level skipped", "## Top\n\n### Next", []string{"<h2", "<h5"}, []string{"<h3>Top</h3>", "<h4>Next</h4>"}},
 		{"markdown rendered", "**bold** and *it*\n\n- one\n- two", nil, []string{"<strong>bold</strong>", "<em>it</em>", "<li>one</li>"}},
 	}
 	for _, c := range cases {
