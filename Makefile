@@ -42,6 +42,11 @@ drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every web
 soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default 10m); fails when RSS, goroutines, connections or queues grow
 	scripts/services.sh test -- env COMMERCE_SOAK=1 SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout $(SOAK_TIMEOUT) -run 'TestSoak$$' -v ./soak/
 
+.PHONY: lighthouse
+lighthouse: ## Lighthouse (mobile defaults, Debian's chromium) on a product, store, thank-you and download page: prints the four scores per page, fails below 95
+	cd lighthouse && npm ci --no-audit --no-fund --loglevel=error
+	scripts/services.sh test -- env COMMERCE_LIGHTHOUSE=1 CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(GO) test -count=1 -timeout 10m -run 'TestLighthouse$$' -v ./lighthouse/
+
 .PHONY: build
 build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce

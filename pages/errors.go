@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"commerce/markdown"
 	"commerce/problem"
 )
 
@@ -56,13 +57,24 @@ var funcs = template.FuncMap{
 		n = min(max(n, 0), 5)
 		return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
 	},
-	"rating": func(avg *float64) string {
+	"rating": ratingText,
+	// starsOf is an average as five stars, rounded to the nearest whole.
+	"starsOf": func(avg *float64) string {
 		if avg == nil {
 			return ""
 		}
-		return strconv.FormatFloat(*avg, 'f', 1, 64)
+		n := int(*avg + 0.5)
+		return strings.Repeat("★", min(max(n, 0), 5)) + strings.Repeat("☆", 5-min(max(n, 0), 5))
 	},
-	"parts": func() []string { return []string{"line1", "line2", "city", "postal_code", "state", "country"} },
+	"headMeta": headMeta,
+	// described is a page's head with a plain-text description.
+	"described":   func(title, desc string) *Meta { return &Meta{Title: title + " · commerce", Description: desc} },
+	"markdown":    markdown.HTML,
+	"stylesheet":  func() string { return stylesheet.path },
+	"srcset":      func(s string) template.Srcset { return template.Srcset(s) }, //nolint:gosec // our own media URLs
+	"productMeta": productMeta,
+	"storeMeta":   storeMeta,
+	"parts":       func() []string { return []string{"line1", "line2", "city", "postal_code", "state", "country"} },
 	"partLabel": func(p string) string {
 		return map[string]string{"line1": "Street", "line2": "Street (line 2)", "city": "City",
 			"postal_code": "Postal code", "state": "State or region", "country": "Country"}[p]
@@ -73,6 +85,14 @@ var funcs = template.FuncMap{
 		}
 		return ""
 	},
+}
+
+// ratingText is an average rating with one decimal ("4.5"); "" for none.
+func ratingText(avg *float64) string {
+	if avg == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*avg, 'f', 1, 64)
 }
 
 type codeDoc struct {
@@ -100,7 +120,7 @@ func ErrorCode(w http.ResponseWriter, r *http.Request) {
 	data["All"] = all
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'")
 	w.WriteHeader(status)
 	_ = templates.ExecuteTemplate(w, "error_code.html", data)
 }

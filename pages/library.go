@@ -143,7 +143,7 @@ func (s *Site) showLibrary(w http.ResponseWriter, r *http.Request, slug string) 
 	h.Set("Referrer-Policy", "no-referrer")
 	// form-action allows https: as the product page's does: Update payment
 	// method posts here and is redirected to the processor's page.
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+d.Nonce+"'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+d.Nonce+"'")
 	s.render(w, r, http.StatusOK, "library.html", d)
 }
 

@@ -29,8 +29,8 @@ func nonce() string {
 
 // analyticsCSP allows the analytics tag (by nonce) on pages that may carry it.
 func analyticsCSP(n string) string {
-	return "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; " +
-		"script-src 'nonce-" + n + "' https://www.googletagmanager.com; connect-src https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com"
+	return "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self' https:; base-uri 'none'; frame-ancestors 'none'; " +
+		"script-src 'nonce-" + n + "' https://www.googletagmanager.com; connect-src 'self' https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com"
 }
 
 type productData struct {
@@ -234,7 +234,7 @@ func (s *Site) renderDownload(w http.ResponseWriter, r *http.Request, status int
 	n := nonce()
 	h := w.Header()
 	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+n+"'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; script-src 'nonce-"+n+"'")
 	s.render(w, r, status, "download.html", downloadData{DownloadPage: p, Nonce: n})
 }
 

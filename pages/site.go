@@ -58,7 +58,7 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, status int, name s
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if h.Get("Content-Security-Policy") == "" {
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")

@@ -182,6 +182,14 @@ func (r *Resolver) Media(ctx context.Context, name string) (io.ReadCloser, stora
 	}
 	rc, attrs, err := r.Storage.Reader(ctx, publicPrefix+name)
 	if errors.Is(err, storage.ErrNotExist) {
+		// A cover's size not made yet: made now, once (covers.go).
+		rc, attrs, ok, serr := r.coverSizeOnRequest(ctx, publicPrefix+name)
+		if ok && serr == nil {
+			return rc, attrs, nil
+		}
+		if ok && !errors.Is(serr, storage.ErrNotExist) {
+			return nil, attrs, serr
+		}
 		return nil, attrs, problem.NotFoundf("No such media.")
 	}
 	return rc, attrs, err

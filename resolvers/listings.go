@@ -424,6 +424,9 @@ func (r *Resolver) CreateListing(ctx context.Context, in model.CreateListingInpu
 	if err != nil {
 		return nil, err
 	}
+	if l.CoverKey != nil {
+		r.sizeNewCover(ctx, *l.CoverKey)
+	}
 	return r.Listing(ctx, l.ID)
 }
 
@@ -791,6 +794,7 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	onlyStatus := in.Title == nil && !pricesSet && !descSet && in.Slug == nil && !in.Cover.IsSet() &&
 		in.CoverBlur == nil && !schemaSet && !in.UtmSource.IsSet() && !in.UtmMedium.IsSet() &&
 		!in.UtmCampaign.IsSet() && !metaSet && in.ExternalDelivery == nil && !licSet && !accSet && !termsSet
+	var newCover *string // a cover uploaded by this update, sized once committed
 	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		l, err := lockListing(ctx, tx, p.AccountID, id)
 		if err != nil {
@@ -869,11 +873,12 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 				newKey = &key
 			}
 			if l.CoverKey != nil {
-				if err := r.deleteBlobsAfterCommit(ctx, tx, *l.CoverKey); err != nil {
+				if err := r.deleteBlobsAfterCommit(ctx, tx, coverBlobs(*l.CoverKey)...); err != nil {
 					return err
 				}
 			}
 			q = q.Set("cover_key = ?", newKey)
+			newCover = newKey
 		}
 		if in.CoverBlur != nil {
 			q = q.Set("cover_blur = ?", *in.CoverBlur)
@@ -911,6 +916,9 @@ func (r *Resolver) UpdateListing(ctx context.Context, id string, in model.Update
 	})
 	if err != nil {
 		return nil, err
+	}
+	if newCover != nil {
+		r.sizeNewCover(ctx, *newCover)
 	}
 	return r.Listing(ctx, id)
 }
@@ -957,7 +965,7 @@ func (r *Resolver) DeleteListing(ctx context.Context, id string) (bool, error) {
 			return err
 		}
 		if l.CoverKey != nil {
-			keys = append(keys, *l.CoverKey)
+			keys = append(keys, coverBlobs(*l.CoverKey)...)
 		}
 		if _, err := tx.NewUpdate().Model(l).Set("deleted_at = now(), updated_at = now()").WherePK().Exec(ctx); err != nil {
 			return err

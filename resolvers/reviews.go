@@ -65,29 +65,13 @@ func buyerName(email string) string {
 // average rating (one decimal) and the latest 10; two queries whatever the
 // number of listings.
 func (r *Resolver) ReviewsByListing(ctx context.Context, ids []string) ([]*model.Reviews, error) {
-	out := make([]*model.Reviews, len(ids))
+	out, err := r.reviewStats(ctx, ids)
+	if err != nil || len(ids) == 0 {
+		return out, err
+	}
 	byID := make(map[string]*model.Reviews, len(ids))
 	for i, id := range ids {
-		out[i] = &model.Reviews{Items: []*model.Review{}}
 		byID[id] = out[i]
-	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	var stats []struct {
-		ListingID string  `bun:"listing_id"`
-		Count     int     `bun:"count"`
-		Average   float64 `bun:"average"`
-	}
-	err := r.DB.NewRaw(`SELECT rv.listing_id, count(*) AS count, round(avg(rv.rating), 1)::float8 AS average
-		FROM reviews rv JOIN orders o ON o.id = rv.order_id
-		WHERE rv.listing_id IN (?) AND `+shownReview+` GROUP BY rv.listing_id`, bun.List(ids)).Scan(ctx, &stats)
-	if err != nil {
-		return nil, fmt.Errorf("review stats: %w", err)
-	}
-	for _, s := range stats {
-		avg := s.Average
-		byID[s.ListingID].Count, byID[s.ListingID].AverageRating = s.Count, &avg
 	}
 	var rows []reviewRow
 	err = r.DB.NewRaw(`SELECT id, listing_id, rating, body, buyer_name, created_at FROM (
@@ -266,4 +250,34 @@ func (r *Resolver) SubmitReview(ctx context.Context, token, rating, text string)
 		p.Review.Errors, p.Review.Rating, p.Review.Text = errs, rating, text
 	}
 	return p, nil
+}
+
+// reviewStats is the count and average of the shown reviews of each of
+// ids, in order, without items (a store page's cards).
+func (r *Resolver) reviewStats(ctx context.Context, ids []string) ([]*model.Reviews, error) {
+	out := make([]*model.Reviews, len(ids))
+	byID := make(map[string]*model.Reviews, len(ids))
+	for i, id := range ids {
+		out[i] = &model.Reviews{Items: []*model.Review{}}
+		byID[id] = out[i]
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var stats []struct {
+		ListingID string  `bun:"listing_id"`
+		Count     int     `bun:"count"`
+		Average   float64 `bun:"average"`
+	}
+	err := r.DB.NewRaw(`SELECT rv.listing_id, count(*) AS count, round(avg(rv.rating), 1)::float8 AS average
+		FROM reviews rv JOIN orders o ON o.id = rv.order_id
+		WHERE rv.listing_id IN (?) AND `+shownReview+` GROUP BY rv.listing_id`, bun.List(ids)).Scan(ctx, &stats)
+	if err != nil {
+		return nil, fmt.Errorf("review stats: %w", err)
+	}
+	for _, s := range stats {
+		avg := s.Average
+		byID[s.ListingID].Count, byID[s.ListingID].AverageRating = s.Count, &avg
+	}
+	return out, nil
 }

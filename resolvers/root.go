@@ -42,6 +42,9 @@ type Resolver struct {
 	// SandboxMail serves the kept mail at /sandbox/mail (no SMTP_URL; only
 	// under the sandbox processor).
 	SandboxMail bool
+	// SitemapURLs is the most URLs in one sitemap (0: the protocol's
+	// 50,000); tests lower it to see the sitemap index.
+	SitemapURLs int
 	// Storage holds uploads, covers, avatars and deliverable files.
 	Storage *storage.Store
 	// Jobs inserts background jobs inside transactions.

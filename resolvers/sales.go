@@ -73,6 +73,30 @@ type ProductPage struct {
 	// §26); nil for a one-time listing. PriceText is then the price per
 	// period ("$9 a month") and BuyText says what the button starts.
 	Membership *ProductMembership
+	// URL is the product page's canonical address (the listing's url).
+	URL string
+	// PriceMajor is the price (for pay what you want, the minimum) in
+	// major units with the currency's minor digits: "29.00", JPY "2900".
+	PriceMajor string
+	// StoreAvatarURL is the seller's avatar ("" without one).
+	StoreAvatarURL string
+	// CoverSrcset offers the cover's sizes (covers.go); "" without a cover.
+	CoverSrcset string
+	// Included is what the buyer gets: each deliverable, the license key,
+	// the membership, the access limits.
+	Included []IncludedItem
+}
+
+// IncludedItem is one line of a product page's "What's included".
+type IncludedItem struct {
+	// Kind is what it is: "File", "Link", "Text", "License key",
+	// "Membership", "Access".
+	Kind string
+	// Name is a file's name ("" for other kinds).
+	Name string
+	// Detail says more: a file's size ("2.4 MB"), a key's activation
+	// limit, a membership's period and trial.
+	Detail string
 }
 
 // ProductMembership is what a membership listing's product page says of
@@ -206,6 +230,15 @@ func (r *Resolver) productPage(ctx context.Context, s *saleListing, err error) (
 	if s.acc.Slug != nil {
 		p.StoreURL = r.BaseURL + "/s/" + *s.acc.Slug
 	}
+	p.URL = r.BaseURL + "/p/" + s.l.Slug
+	p.PriceMajor = majorUnits(s.l.Price, cur)
+	if s.acc.AvatarKey != nil {
+		p.StoreAvatarURL = r.MediaURL(*s.acc.AvatarKey)
+	}
+	var ierr error
+	if p.Included, ierr = r.included(ctx, &s.l); ierr != nil {
+		return nil, ierr
+	}
 	rs, rerr := r.ReviewsByListing(ctx, []string{s.l.ID})
 	if rerr != nil {
 		return nil, rerr
@@ -213,6 +246,7 @@ func (r *Resolver) productPage(ctx context.Context, s *saleListing, err error) (
 	p.Reviews = rs[0]
 	if s.l.CoverKey != nil {
 		p.CoverURL = r.MediaURL(*s.l.CoverKey)
+		p.CoverSrcset = r.CoverSrcset(*s.l.CoverKey)
 		switch s.l.CoverBlur {
 		case "true":
 			p.CoverBlur = true

@@ -146,6 +146,8 @@ type PublicStore struct {
 	Bio         string
 	Slug        string
 	AvatarURL   string
+	// URL is the store page's canonical address (its first page).
+	URL string
 	// Listings are the published listings, newest first, one page.
 	Listings []StoreListing
 	// NextURL is the next page's address ("" on the last page); PrevURL
@@ -187,7 +189,11 @@ type StoreListing struct {
 	PriceText string
 	Trial     string
 	CoverURL  string
-	URL       string
+	// CoverSrcset offers the cover's sizes; "" without a cover.
+	CoverSrcset string
+	URL         string
+	// Reviews is the listing's review count and average (no items).
+	Reviews *model.Reviews
 }
 
 // StoreBySlug returns the public store of a live account with one page of
@@ -213,6 +219,7 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 		return nil, problem.NotFoundf("No such page of store %q.", slugValue)
 	}
 	ps.DisplayName, ps.Bio = deref(name, ""), deref(bio, "")
+	ps.URL = r.BaseURL + "/s/" + ps.Slug
 	if avatar != nil {
 		ps.AvatarURL = r.MediaURL(*avatar)
 	}
@@ -245,7 +252,19 @@ func (r *Resolver) StoreBySlug(ctx context.Context, slugValue, after string) (*P
 			URL: r.BaseURL + "/p/" + l.Slug, Trial: membership.Offer{TrialDays: l.TrialDays}.TrialText()}
 		if l.CoverKey != nil {
 			ps.Listings[i].CoverURL = r.MediaURL(*l.CoverKey)
+			ps.Listings[i].CoverSrcset = r.CoverSrcset(*l.CoverKey)
 		}
+	}
+	ids := make([]string, len(rows))
+	for i, l := range rows {
+		ids[i] = l.ID
+	}
+	rs, err := r.reviewStats(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ps.Listings {
+		ps.Listings[i].Reviews = rs[i]
 	}
 	return &ps, nil
 }

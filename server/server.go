@@ -348,6 +348,7 @@ func (s *Server) routes() http.Handler {
 	site.Routes(r)
 	site.FrontRoutes(r)
 	site.DocsRoutes(r)
+	site.AssetRoutes(r)
 	// The developer console (console.go), the front door and the API reference.
 	mountConsole(r, consolePath(s.Config.ConsoleURL), console.Files, r.NotFoundHandler())
 	r.Get(apidocsPath, apiReference().ServeHTTP)

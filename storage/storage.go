@@ -314,3 +314,16 @@ func wrap(op, key string, err error) error {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// Put stores data under key with its content type, replacing what was
+// there: for content the service makes itself (a cover's sizes), never
+// for uploads (PutUpload checks those).
+func (s *Store) Put(ctx context.Context, key, contentType string, data []byte) error {
+	if err := validKeys(key); err != nil {
+		return err
+	}
+	if err := s.b.WriteAll(ctx, key, data, &blob.WriterOptions{ContentType: contentType}); err != nil {
+		return wrap("put", key, err)
+	}
+	return nil
+}

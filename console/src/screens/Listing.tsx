@@ -1,6 +1,7 @@
 // Create and edit a listing: fields, cover and deliverable uploads (with a
 // progress bar), checkout-schema editor, license keys, UTM fields; publish,
 // pause, resume, delete; the product page's link.
+import { ShareCard } from '../ShareCard';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import {
@@ -411,6 +412,7 @@ function ListingForm({
     >
       {notice && <Notice>{notice}</Notice>}
       <FormErrors problems={problems} shown={shown} />
+      {listing && <ShareCard url={listing.url} title={listing.title} description={listing.description} coverUrl={listing.coverUrl} />}
       {listing && (
         <section aria-labelledby="state">
           <h2 id="state">{listing.readiness.sellable ? 'On sale' : 'Not on sale'}</h2>

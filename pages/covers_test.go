@@ -1,0 +1,73 @@
+package pages_test
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"mime/multipart"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"commerce/testkit"
+)
+
+// A cover comes in sizes (srcset): made at upload, and made again on the
+// first request of a size that is missing (covers uploaded before sizes).
+func TestCoverSizes(t *testing.T) {
+	t.Parallel()
+	env := pagesEnv(t)
+	s := newSeller(t, env, "Cover Shop")
+	img := image.NewNRGBA(image.Rect(0, 0, 800, 600))
+	for y := range 600 {
+		for x := range 800 {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	var pngBytes, body bytes.Buffer
+	require.NoError(t, png.Encode(&pngBytes, img))
+	mw := multipart.NewWriter(&body)
+	require.NoError(t, mw.WriteField("purpose", "cover"))
+	part, err := mw.CreateFormFile("file", "cover.png")
+	require.NoError(t, err)
+	_, _ = part.Write(pngBytes.Bytes())
+	require.NoError(t, mw.Close())
+	up := env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: s.Key, Body: body.Bytes(),
+		Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
+	require.Equal(t, 201, up.Status, "%s", up.Body)
+	l := publish(t, env, s.Key, map[string]any{"title": "Covered", "price": 900, "cover": up.JSON(t)["token"],
+		"deliverables": []map[string]any{{"type": "text", "value": "x"}}})
+
+	html := page(t, env, "/p/"+l["slug"].(string), "")
+	m := regexp.MustCompile(`srcset="([^"]+)"`).FindStringSubmatch(html)
+	require.NotNil(t, m, "a srcset")
+	sizes := strings.Split(m[1], ", ")
+	require.Len(t, sizes, 4)
+	widths := map[string]int{"320w": 320, "640w": 640, "960w": 800, "1280w": 800} // never enlarged
+	dir := strings.TrimPrefix(env.Server.Config.FileStorageURL, "file://")
+	for i, sz := range sizes {
+		u, w, _ := strings.Cut(sz, " ")
+		require.True(t, strings.HasPrefix(u, env.URL+"/media/covers/"), u)
+		if i == 0 {
+			// A size missing from storage is made on its first request.
+			key := "public/" + strings.TrimPrefix(u, env.URL+"/media/")
+			require.FileExists(t, filepath.Join(dir, key), "made at upload")
+			require.NoError(t, os.Remove(filepath.Join(dir, key)))
+		}
+		resp, got := send(t, env, "GET", u, "", nil)
+		require.Equal(t, 200, resp.StatusCode, u)
+		require.Equal(t, "image/jpeg", resp.Header.Get("Content-Type"))
+		cfg, err := jpeg.DecodeConfig(strings.NewReader(got))
+		require.NoError(t, err)
+		require.Equal(t, widths[w], cfg.Width, sz)
+		require.Equal(t, widths[w]*3/4, cfg.Height, sz)
+	}
+	resp, _ := send(t, env, "GET", strings.Replace(strings.Split(sizes[0], " ")[0], ".w320.", ".w321.", 1), "", nil)
+	require.Equal(t, 404, resp.StatusCode, "only the offered widths")
+}
