@@ -26,6 +26,8 @@ const (
 	getListingN = benchListings / 2
 	// listingsFirstName is the scenario listings-last's latency is held to.
 	listingsFirstName = "listings-first"
+	// productPageSeenName is the scenario product-page's latency is held to.
+	productPageSeenName = "product-page-seen"
 	// crockford is the ULID alphabet, lowercase as db.NewID writes ids.
 	crockford = "0123456789abcdefghjkmnpqrstvwxyz"
 )

@@ -16,13 +16,27 @@ import (
 	"time"
 )
 
-// setupProductPage makes the bench account operational, creates and
-// publishes a listing with a cover and returns operations that each GET
-// its product page as another client: a user agent and X-Forwarded-For of
-// their own per request (the service trusts the header only from
-// TRUSTED_PROXIES; the user agent alone makes another client), so every
-// view is one the view counter has not seen and must remember and count.
+// setupProductPage is product-page: every request another client, a view
+// the counter has not seen and must remember and count.
 func setupProductPage(ctx context.Context, e *env) (opFactory, func(), error) {
+	return setupProductPageAs(ctx, e, true)
+}
+
+// setupProductPageSeen is product-page-seen, product-page's baseline in
+// the same run: every request of a worker is the same client, so after
+// its first view the counter only finds it remembered and adds nothing.
+// What product-page costs beyond it is what counting a new view costs.
+func setupProductPageSeen(ctx context.Context, e *env) (opFactory, func(), error) {
+	return setupProductPageAs(ctx, e, false)
+}
+
+// setupProductPageAs makes the bench account operational, creates and
+// publishes a listing with a cover and returns operations that each GET
+// its product page. With newClient each request is another client: a user
+// agent and X-Forwarded-For of its own (the service trusts the header only
+// from TRUSTED_PROXIES; the user agent alone makes another client);
+// without, a worker is one client throughout.
+func setupProductPageAs(ctx context.Context, e *env, newClient bool) (opFactory, func(), error) {
 	if err := ensureOperational(ctx, e.cfg); err != nil {
 		return nil, nil, err
 	}
@@ -54,7 +68,9 @@ func setupProductPage(ctx context.Context, e *env) (opFactory, func(), error) {
 		client := &http.Client{Transport: tr, Timeout: requestTimeout}
 		n := 0
 		return func(ctx context.Context) error {
-			n++
+			if newClient {
+				n++
+			}
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, page, nil)
 			if err != nil {
 				return err
