@@ -203,3 +203,15 @@ func TestOrderAlertLinksTheConsole(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode)
 	require.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
 }
+
+// llms.txt tells an agent where a store's numbers are: analytics, the CSV
+// exports and the lists' search.
+func TestLLMsTextNamesAnalyticsAndExports(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	body := string(env.Get("/llms.txt", "").Body)
+	for _, want := range []string{env.URL + "/v1/analytics", "MCP analytics", env.URL + "/v1/orders/export",
+		env.URL + "/v1/customers/export", "query="} {
+		require.Contains(t, body, want)
+	}
+}

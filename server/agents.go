@@ -91,6 +91,14 @@ Discount codes: create_discount (POST {base}/v1/discounts) makes a code; its rea
 buyers can use it now (usable) and what to do otherwise; its share_url opens the product page (or
 the store page) with the code applied.
 
+## How the store is doing
+
+GET {base}/v1/analytics?from=&to=&interval= (GraphQL viewer { analytics(…) }, MCP analytics): revenue,
+orders, refunds, product-page views and checkouts per day, ISO week or month over UTC dates (default:
+the 30 days ending today), with totals, the conversion rate and the memberships' mrr now. Orders and
+customers download as CSV from GET {base}/v1/orders/export and {base}/v1/customers/export (the
+filters of their lists); GET /v1/orders, /v1/customers and /v1/listings take query= to search.
+
 ## Conventions
 
 - Errors are RFC 9457 problem documents (REST), extensions.code (GraphQL) or tool results with
