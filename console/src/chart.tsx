@@ -51,8 +51,15 @@ export default function SalesChart({ buckets, currency, monthly }: { buckets: Bu
       axes: [
         {
           ...axis,
+          // Ticks on bucket starts only (a linear scale would put them
+          // between months and label two ticks alike), as many as fit:
+          // every step-th bucket, counted back from the last.
+          splits: (u) => {
+            const room = Math.max(1, Math.floor((u.width - 110) / (monthly ? 84 : 64)));
+            const step = Math.max(1, Math.ceil(xs.length / room));
+            return xs.filter((_, i) => (xs.length - 1 - i) % step === 0);
+          },
           values: (_u, ticks) => ticks.map((t) => tickText(t, monthly)),
-          space: 60,
         },
         {
           ...axis,
