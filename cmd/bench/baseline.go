@@ -102,7 +102,12 @@ func baselineHandler(pool *pgxpool.Pool) http.Handler {
 			http.Error(w, err.Error(), status)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(row)
+		writeBaselineRow(w, row)
 	})
+}
+
+// writeBaselineRow writes row as the baseline's JSON body.
+func writeBaselineRow(w http.ResponseWriter, row baselineRow) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(row)
 }
