@@ -9,11 +9,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -175,6 +177,38 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
+}
+
+// InTxRetry is InTx for a transaction that PostgreSQL may abort to break
+// a deadlock (40P01) or a serialization conflict (40001): it runs fn again,
+// up to txAttempts times in all, after a short random pause. fn must have no
+// effect outside the transaction (no processor call, no mail, no change to
+// a value it does not build again), because it may run more than once. The
+// processor's events are applied this way: two events of one order, or a
+// refund beside a renewal, lock the same rows in different orders.
+func (d *DB) InTxRetry(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := d.InTx(ctx, fn)
+		if err == nil || attempt == txAttempts || !Retryable(err) {
+			return err
+		}
+		pause := time.Duration(5+rand.IntN(20*attempt)) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+}
+
+// txAttempts bounds InTxRetry's runs of one transaction.
+const txAttempts = 4
+
+// Retryable says whether err is PostgreSQL aborting a transaction that
+// would succeed if run again: deadlock_detected or serialization_failure.
+func Retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
 }
 
 type pgxTx = pgx.Tx

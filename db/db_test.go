@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
@@ -176,4 +179,45 @@ func TestBunQueriesPrepareNothing(t *testing.T) {
 		require.NoError(t, conn.QueryRow(ctx, "SELECT $1::int + 1", i).Scan(&n))
 	}
 	require.Equal(t, int64(1), d.Prepares()-before, "one prepare for a pgx query repeated on a connection")
+}
+
+// Two transactions that lock the same two rows in opposite orders
+// deadlock; PostgreSQL aborts one (40P01). InTxRetry runs the aborted one
+// again, so both commit; InTx would have returned the deadlock.
+func TestInTxRetryOutlivesADeadlock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := open(t, testkit.DatabaseURL)
+	a, b := db.NewID("acc"), db.NewID("acc")
+	for _, id := range []string{a, b} {
+		_, err := d.Pool.Exec(ctx, `INSERT INTO accounts (id, email, plan, billing_status) VALUES ($1, $1 || '@example.com', 'free', 'active')`, id)
+		require.NoError(t, err)
+	}
+	// Each transaction holds its first row until both have one, then
+	// takes the other's: a certain deadlock on the first attempt.
+	var held sync.WaitGroup
+	held.Add(2)
+	var attempts [2]atomic.Int32
+	run := func(i int, first, second string) error {
+		return d.InTxRetry(ctx, func(ctx context.Context, tx db.Tx) error {
+			n := attempts[i].Add(1)
+			if _, err := tx.ExecContext(ctx, "UPDATE accounts SET updated_at = now() WHERE id = ?", first); err != nil {
+				return err
+			}
+			if n == 1 {
+				held.Done()
+				held.Wait()
+			}
+			_, err := tx.ExecContext(ctx, "UPDATE accounts SET updated_at = now() WHERE id = ?", second)
+			return err
+		})
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- run(0, a, b) }()
+	go func() { errs <- run(1, b, a) }()
+	require.NoError(t, <-errs)
+	require.NoError(t, <-errs)
+	require.Equal(t, int32(3), attempts[0].Load()+attempts[1].Load(), "one of the two ran again")
+	require.True(t, db.Retryable(fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: "40001"})))
+	require.False(t, db.Retryable(&pgconn.PgError{Code: "23505"}))
 }

@@ -5,6 +5,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"commerce/db"
 	"commerce/storage"
@@ -102,9 +104,10 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	return client, nil
 }
 
-// Metrics counts finished jobs by kind and outcome from the client's events
-// until ctx ends.
-func Metrics(ctx context.Context, client *Client, reg prometheus.Registerer) {
+// Observe counts finished jobs by kind and outcome from the client's events
+// until ctx ends, and logs each failed attempt (River logs them at info):
+// a warning when the job will run again, an error when it is discarded.
+func Observe(ctx context.Context, client *Client, reg prometheus.Registerer, log *slog.Logger) {
 	finished := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "commerce_jobs_finished_total", Help: "Background jobs finished, by kind and outcome.",
 	}, []string{"kind", "outcome"})
@@ -124,6 +127,9 @@ func Metrics(ctx context.Context, client *Client, reg prometheus.Registerer) {
 					return
 				}
 				finished.WithLabelValues(ev.Job.Kind, string(ev.Kind)).Inc()
+				if ev.Kind == river.EventKindJobFailed {
+					logFailure(ctx, log, ev.Job)
+				}
 				if ev.JobStats != nil {
 					duration.WithLabelValues(ev.Job.Kind).Observe(ev.JobStats.RunDuration.Seconds())
 				}
@@ -167,3 +173,41 @@ func (w *idempotencyCleanupWorker) Work(ctx context.Context, job *river.Job[Idem
 		}
 	}
 }
+
+// logFailure logs a job's failed attempt with its last error.
+func logFailure(ctx context.Context, log *slog.Logger, job *rivertype.JobRow) {
+	msg, level := "job failed; it will run again", slog.LevelWarn
+	if job.State == rivertype.JobStateDiscarded {
+		msg, level = "job failed for the last time; discarded", slog.LevelError
+	}
+	var last string
+	if n := len(job.Errors); n > 0 {
+		last = job.Errors[n-1].Error
+	}
+	log.Log(ctx, level, msg, "kind", job.Kind, "job_id", job.ID, "attempt", job.Attempt, "error", last)
+}
+
+// Start starts the client's workers. The end of ctx does not stop them:
+// River would cancel every running job's context at once (a mail half
+// sent, a refund applied and then retried, a job left "running" until the
+// rescuer finds it). Stop drains them instead.
+func Start(ctx context.Context, client *Client) error {
+	return client.Start(context.WithoutCancel(ctx))
+}
+
+// Stop stops fetching jobs and lets running ones finish until ctx ends;
+// then it cancels those still running and waits for River to record them
+// (they run again later, on this process or another), for at most
+// hardStopWait.
+func Stop(ctx context.Context, client *Client) error {
+	err := client.Stop(ctx)
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), hardStopWait)
+	defer cancel()
+	return errors.Join(err, client.StopAndCancel(hard))
+}
+
+// hardStopWait bounds how long Stop waits for cancelled jobs to return.
+const hardStopWait = 5 * time.Second

@@ -150,7 +150,19 @@ func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) 
 	if ev.Type == processor.Ignored || ev.ID == "" {
 		return nil
 	}
-	return r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+	// An order's events change only rows in this transaction (its outbox
+	// mail and jobs included), so one that PostgreSQL aborts for a deadlock
+	// runs again at once: a refund of a membership's older order beside its
+	// renewal's fulfilment, or two events of one order, lock the same rows in
+	// different orders. Billing and membership events may call the
+	// processor inside the transaction, so they are not run twice.
+	inTx := r.DB.InTx
+	switch ev.Type {
+	case processor.PaymentSucceeded, processor.PaymentFailed, processor.CheckoutExpired,
+		processor.RefundConfirmed, processor.DisputeChanged:
+		inTx = r.DB.InTxRetry
+	}
+	return inTx(ctx, func(ctx context.Context, tx db.Tx) error {
 		res, err := tx.River.Exec(ctx, `INSERT INTO processor_events (id, processor, type) VALUES ($1, $2, $3)
 			ON CONFLICT (id) DO NOTHING`, ev.ID, r.Processor.Name(), ev.RawType)
 		if err != nil {

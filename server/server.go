@@ -255,8 +255,8 @@ func (s *Server) Start(ctx context.Context) error {
 	if !s.work {
 		return nil
 	}
-	jobs.Metrics(ctx, s.Jobs, s.Registry)
-	if err := s.Jobs.Start(ctx); err != nil {
+	jobs.Observe(ctx, s.Jobs, s.Registry, s.Log)
+	if err := jobs.Start(ctx, s.Jobs); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
 	s.Webhooks.Start(ctx)
@@ -273,7 +273,7 @@ func (s *Server) Close(ctx context.Context) {
 		dispatchers.Go(func() { s.Webhooks.Stop(ctx) })
 		dispatchers.Go(func() { s.Mail.Stop(ctx) })
 		dispatchers.Wait()
-		if err := s.Jobs.Stop(ctx); err != nil {
+		if err := jobs.Stop(ctx, s.Jobs); err != nil {
 			s.Log.Warn("workers did not stop cleanly", "error", err)
 		}
 	}
