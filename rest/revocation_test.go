@@ -134,3 +134,51 @@ func TestRevocationWithoutRedis(t *testing.T) {
 		require.Equal(t, 401, call(t, c, "GET", "/v1/api-keys", k.Key, ""), "iteration %d: accepted without Redis", i)
 	}
 }
+
+// Two processes on a Redis Cluster of three masters (REDIS_URL in
+// go-redis's cluster form): a key revoked through one is refused by the
+// other on its next request, the rate limit and the GraphQL budget answer
+// their headers; then the whole cluster stops, and a key revoked after that
+// is still refused (the database is the record) while the limits fail open.
+func TestRevocationOnRedisCluster(t *testing.T) {
+	cluster := testkit.RedisCluster(t)
+	prefix := testkit.NewRedisPrefix()
+	onCluster := testkit.WithConfig(func(cfg *config.Config) { cfg.RedisURL = cluster.URL })
+	a := testkit.New(t, testkit.WithRedisPrefix(prefix), onCluster)
+	b := testkit.New(t, testkit.WithRedisPrefix(prefix), onCluster)
+	for _, e := range []*testkit.Env{a, b} {
+		require.Eventually(t, e.Server.Resolver.AuthCacheServing, 5*time.Second, 10*time.Millisecond)
+	}
+	acc := a.NewAccount()
+	r := b.Get("/v1/account", acc.Key)
+	require.Equal(t, 200, r.Status)
+	remaining := r.Header.Get("RateLimit-Remaining")
+	require.NotEmpty(t, remaining, "the limit is answered from the cluster")
+	r = b.Get("/v1/account", acc.Key)
+	require.NotEqual(t, remaining, r.Header.Get("RateLimit-Remaining"), "and charged there")
+	g := b.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": "{ viewer { id } }"}})
+	require.Equal(t, 200, g.Status, "%s", g.Body)
+	budget := g.Header.Get("RateLimit-Remaining")
+	require.NotEmpty(t, budget, "the budget is answered from the cluster")
+	g = b.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": "{ viewer { id } }"}})
+	require.NotEqual(t, budget, g.Header.Get("RateLimit-Remaining"), "and spent there")
+
+	for i := range 100 {
+		k := newKey(t, a, acc.ID)
+		for _, e := range []*testkit.Env{a, b, a, b} {
+			require.Equal(t, 200, call(t, e, "GET", "/v1/api-keys", k.Key, ""), "iteration %d: warm-up", i)
+		}
+		require.Equal(t, 204, call(t, a, "POST", "/v1/api-keys/self-revoke", k.Key, ""), "iteration %d", i)
+		require.Equal(t, 401, call(t, b, "GET", "/v1/api-keys", k.Key, ""), "iteration %d: accepted by the other process", i)
+	}
+
+	cluster.Stop()
+	for i := range 20 {
+		k := newKey(t, a, acc.ID)
+		for range 2 {
+			require.Equal(t, 200, call(t, b, "GET", "/v1/api-keys", k.Key, ""), "iteration %d: warm-up, limits open", i)
+		}
+		require.Equal(t, 204, call(t, a, "POST", "/v1/api-keys/self-revoke", k.Key, ""), "iteration %d", i)
+		require.Equal(t, 401, call(t, b, "GET", "/v1/api-keys", k.Key, ""), "iteration %d: accepted with the cluster down", i)
+	}
+}

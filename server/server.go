@@ -59,7 +59,7 @@ type Server struct {
 	Config   config.Config
 	Log      *slog.Logger
 	DB       *db.DB
-	Redis    *redis.Client
+	Redis    redis.UniversalClient
 	Limiter  *ratelimit.Limiter
 	Jobs     *jobs.Client
 	Resolver *resolvers.Resolver
@@ -85,21 +85,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	ropts, err := redis.ParseURL(cfg.RedisURL)
+	rdb, err := OpenRedis(cfg.RedisURL)
 	if err != nil {
 		d.Close()
-		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+		return nil, err
 	}
-	ropts.DialTimeout = 500 * time.Millisecond
-	ropts.MaxRetries = 1
-	ropts.ReadTimeout = 500 * time.Millisecond
-	ropts.WriteTimeout = 500 * time.Millisecond
-	ropts.PoolSize = 64
-	// RESP2: the service uses no push notifications (client tracking,
-	// RESP3 pub/sub), and under RESP3 the client looks for pending pushes
-	// around every command, about 7 % of an authenticated GET's CPU.
-	ropts.Protocol = 2
-	rdb := redis.NewClient(ropts)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
