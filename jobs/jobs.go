@@ -57,13 +57,11 @@ type Options struct {
 	AddWorkers []func(*river.Workers)
 	// Storage is the file store the blob jobs delete from.
 	Storage *storage.Store
-	// PeriodicJobs are the domain packages' periodic jobs (mail purge, …),
-	// scheduled beside this package's own.
-	PeriodicJobs []*river.PeriodicJob
 }
 
-// New builds the River client on the service's pool, with every worker and
-// periodic job registered.
+// New builds the River client on the service's pool, with every worker
+// registered. Periodic work is not River's (its periodic jobs run only on
+// the elected leader): see RunPeriodic.
 func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &idempotencyCleanupWorker{db: d})
@@ -74,22 +72,13 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	}
 
 	cfg := &river.Config{
-		Logger:  log.With("component", "river"),
-		Workers: workers,
-		PeriodicJobs: []*river.PeriodicJob{
-			river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
-				func() (river.JobArgs, *river.InsertOpts) { return IdempotencyCleanupArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}),
-			river.NewPeriodicJob(river.PeriodicInterval(uploadCleanupEvery),
-				func() (river.JobArgs, *river.InsertOpts) { return UploadCleanupArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}),
-		},
+		Logger:               log.With("component", "river"),
+		Workers:              workers,
 		FetchCooldown:        opts.FetchCooldown,
 		FetchPollInterval:    opts.FetchPollInterval,
 		JobTimeout:           DefaultJobTimeout,
 		RescueStuckJobsAfter: RescueStuckJobsAfter,
 	}
-	cfg.PeriodicJobs = append(cfg.PeriodicJobs, opts.PeriodicJobs...)
 	if opts.Work {
 		n := opts.Workers
 		if n <= 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"commerce/db"
+	"commerce/jobs"
 )
 
 // Retention of message bodies that carry secrets (issue 14, "data kept no
@@ -84,9 +85,8 @@ func Purge(ctx context.Context, d *db.DB, cutoff time.Time) (int64, error) {
 	return n, nil
 }
 
-// PurgePeriodicJob schedules PurgeArgs hourly and at start.
-func PurgePeriodicJob() *river.PeriodicJob {
-	return river.NewPeriodicJob(river.PeriodicInterval(purgeEvery),
-		func() (river.JobArgs, *river.InsertOpts) { return PurgeArgs{}, nil },
-		&river.PeriodicJobOpts{RunOnStart: true})
+// PurgePeriodic enqueues PurgeArgs every purgeEvery (jobs.RunPeriodic).
+func PurgePeriodic() jobs.Periodic {
+	return jobs.Periodic{Name: PurgeArgs{}.Kind(), Every: purgeEvery,
+		Job: func() (river.JobArgs, *river.InsertOpts) { return PurgeArgs{}, nil }}
 }

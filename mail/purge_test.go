@@ -86,20 +86,28 @@ func TestPurgeAfterSevenDays(t *testing.T) {
 	requirePurged(t, d, pending, false)
 }
 
-// The periodic job is scheduled and runs on start.
-func TestPurgePeriodicJob(t *testing.T) {
+// The periodic work is enqueued at once the first time (jobs.RunPeriodic)
+// and runs.
+func TestPurgePeriodic(t *testing.T) {
 	d := openDB(t)
 	old := storeAged(t, d, mail.TemplatePasscode, mail.StatusSent, 8*24*time.Hour)
 	client, err := jobs.New(d, testkit.Logger(), jobs.Options{
 		Work: true, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 50 * time.Millisecond,
-		PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob()},
 		AddWorkers: []func(*river.Workers){
 			(&mail.PurgeWorker{DB: d}).Register,
 		},
 	})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(context.Background()))
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		jobs.RunPeriodic(ctx, d, client, testkit.Logger(), []jobs.Periodic{mail.PurgePeriodic()})
+		close(done)
+	}()
 	t.Cleanup(func() {
+		stop()
+		<-done
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		require.NoError(t, client.Stop(ctx))

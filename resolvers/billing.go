@@ -12,6 +12,7 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/jobs"
 	"commerce/problem"
 	"commerce/processor"
 	"commerce/processor/sandbox"
@@ -436,11 +437,10 @@ func (w *GraceWorker) Work(ctx context.Context, _ *river.Job[GraceArgs]) error {
 	return err
 }
 
-// GracePeriodicJob schedules GraceArgs every 10 minutes and at start.
-func GracePeriodicJob() *river.PeriodicJob {
-	return river.NewPeriodicJob(river.PeriodicInterval(10*time.Minute),
-		func() (river.JobArgs, *river.InsertOpts) { return GraceArgs{}, nil },
-		&river.PeriodicJobOpts{RunOnStart: true})
+// GracePeriodic enqueues GraceArgs every 10 minutes (jobs.RunPeriodic).
+func GracePeriodic() jobs.Periodic {
+	return jobs.Periodic{Name: GraceArgs{}.Kind(), Every: 10 * time.Minute,
+		Job: func() (river.JobArgs, *river.InsertOpts) { return GraceArgs{}, nil }}
 }
 
 // SandboxBillingCheckout is what the sandbox's hosted subscription page shows.

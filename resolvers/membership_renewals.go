@@ -12,6 +12,7 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/jobs"
 	"commerce/mail"
 	"commerce/membership"
 	"commerce/pricing"
@@ -468,13 +469,12 @@ func (w *MembershipRenewalSweepWorker) Work(ctx context.Context, _ *river.Job[Me
 	return err
 }
 
-// MembershipRenewalPeriodicJob schedules the sweep at start and every
-// 5 seconds: a renewal is charged within about that of its due moment (a
-// sweep that finds nothing due costs one indexed query).
-func MembershipRenewalPeriodicJob() *river.PeriodicJob {
-	return river.NewPeriodicJob(river.PeriodicInterval(5*time.Second),
-		func() (river.JobArgs, *river.InsertOpts) { return MembershipRenewalSweepArgs{}, nil },
-		&river.PeriodicJobOpts{RunOnStart: true})
+// MembershipRenewalPeriodic enqueues the sweep every 5 seconds
+// (jobs.RunPeriodic): a renewal is charged within about that of its due
+// moment (a sweep that finds nothing due costs one indexed query).
+func MembershipRenewalPeriodic() jobs.Periodic {
+	return jobs.Periodic{Name: MembershipRenewalSweepArgs{}.Kind(), Every: 5 * time.Second,
+		Job: func() (river.JobArgs, *river.InsertOpts) { return MembershipRenewalSweepArgs{}, nil }}
 }
 
 // AdvanceSandboxMembership is the sandbox's POST

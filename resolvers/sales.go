@@ -20,6 +20,7 @@ import (
 	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/jobs"
 	"commerce/membership"
 	"commerce/pricing"
 	"commerce/problem"
@@ -1066,14 +1067,13 @@ func (w *CheckoutExpirySweepWorker) Work(ctx context.Context, _ *river.Job[Check
 	return err
 }
 
-// CheckoutExpiryPeriodicJob schedules the sweep at start and then every
-// half checkout lifetime, between 1 s and 30 s: an unpaid order is canceled
-// at most that long after its checkout expired.
-func CheckoutExpiryPeriodicJob(lifetime time.Duration) *river.PeriodicJob {
+// CheckoutExpiryPeriodic enqueues the sweep every half checkout lifetime,
+// between 1 s and 30 s (jobs.RunPeriodic, up to a tick later): an unpaid
+// order is canceled at most that long after its checkout expired.
+func CheckoutExpiryPeriodic(lifetime time.Duration) jobs.Periodic {
 	every := min(max(lifetime/2, time.Second), 30*time.Second)
-	return river.NewPeriodicJob(river.PeriodicInterval(every),
-		func() (river.JobArgs, *river.InsertOpts) { return CheckoutExpirySweepArgs{}, nil },
-		&river.PeriodicJobOpts{RunOnStart: true})
+	return jobs.Periodic{Name: CheckoutExpirySweepArgs{}.Kind(), Every: every,
+		Job: func() (river.JobArgs, *river.InsertOpts) { return CheckoutExpirySweepArgs{}, nil }}
 }
 
 // CheckoutExpiryArgs cancels an order whose checkout expired unpaid: the

@@ -11,6 +11,7 @@ import (
 
 	"commerce/alerts"
 	"commerce/db"
+	"commerce/jobs"
 	"commerce/mail"
 )
 
@@ -68,17 +69,16 @@ func (w *WebhookAlertsWorker) Work(ctx context.Context, _ *river.Job[WebhookAler
 	return w.R.CheckWebhookAlerts(ctx)
 }
 
-// WebhookAlertsPeriodicJob runs the alert job every tenth of after
+// WebhookAlertsPeriodic runs the alert job every tenth of after
 // (WEBHOOK_ALERT_AFTER), between a second and a minute: a warning goes out
 // at most that late.
-func WebhookAlertsPeriodicJob(after time.Duration) *river.PeriodicJob {
+func WebhookAlertsPeriodic(after time.Duration) jobs.Periodic {
 	if after <= 0 {
 		after = alerts.DefaultAfter
 	}
 	every := min(max(after/10, time.Second), time.Minute)
-	return river.NewPeriodicJob(river.PeriodicInterval(every),
-		func() (river.JobArgs, *river.InsertOpts) { return WebhookAlertsArgs{}, nil },
-		&river.PeriodicJobOpts{RunOnStart: true})
+	return jobs.Periodic{Name: WebhookAlertsArgs{}.Kind(), Every: every,
+		Job: func() (river.JobArgs, *river.InsertOpts) { return WebhookAlertsArgs{}, nil }}
 }
 
 func (r *Resolver) webhookAlertAfter() time.Duration {

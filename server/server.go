@@ -141,8 +141,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
 		WebhookAlertAfter: cfg.WebhookAlertAfter, MembershipRetrySchedule: cfg.MembershipRetrySchedule,
 	})
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, PeriodicJobs: []*river.PeriodicJob{mail.PurgePeriodicJob(), resolvers.GracePeriodicJob(), resolvers.CheckoutExpiryPeriodicJob(cfg.CheckoutExpiry),
-		resolvers.WebhookAlertsPeriodicJob(cfg.WebhookAlertAfter), resolvers.MembershipRenewalPeriodicJob()}, AddWorkers: []func(*river.Workers){
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){
 		(&mail.SendWorker{}).Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
@@ -180,6 +179,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	// Product-page views: flushed every few seconds, and once more when
 	// Close stops the background (after the last request was served).
 	s.background.Go(func() { s.Resolver.CountViews(bg) })
+	if opts.Work {
+		// Periodic work, claimed by whichever worker process ticks first
+		// (no leader: docs/decisions.md, "Periodic work without a leader").
+		periodic := append(jobs.Builtin(), mail.PurgePeriodic(), resolvers.GracePeriodic(),
+			resolvers.CheckoutExpiryPeriodic(cfg.CheckoutExpiry), resolvers.WebhookAlertsPeriodic(cfg.WebhookAlertAfter),
+			resolvers.MembershipRenewalPeriodic())
+		s.background.Go(func() { jobs.RunPeriodic(bg, d, jc, log, periodic) })
+	}
 	return s, nil
 }
 
