@@ -8,8 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	mrand "math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -605,15 +606,40 @@ func (r *Resolver) revokeOrderAccess(ctx context.Context, tx db.Tx, o *db.Order)
 // (account_stats.shard is 0..statsShards-1).
 const statsShards = 16
 
+// nextStatsShard hands the shards out to connections in turn, from a
+// random start per process (so that two processes' first connections do
+// not all take shard 0).
+var nextStatsShard atomic.Uint32
+
+func init() { nextStatsShard.Store(mrand.Uint32() % statsShards) }
+
+// connStatsShard is the stats shard of the transaction's connection: given
+// on its first payment and kept for its life (in the connection's own data,
+// which only the goroutine holding the connection touches). With up to 16
+// connections in a pool no two share a shard; the order id's hash, chosen
+// before, put two of 6 concurrent payments on one shard more often than
+// not, and a payment that lands on a busy shard waits for the other's
+// commit, itself queued on the event log's per-account lock.
+func connStatsShard(tx db.Tx) int {
+	data := tx.River.Conn().PgConn().CustomData()
+	if s, ok := data["commerce.stats_shard"].(int); ok {
+		return s
+	}
+	s := int((nextStatsShard.Add(1) - 1) % statsShards)
+	data["commerce.stats_shard"] = s
+	return s
+}
+
 // addStats adds revenue (negative: a refund or a lost dispute) to the
 // stats of o's seller and, with month set, counts o as paid in that UTC
-// month. It changes the one shard o's id falls on: the seller's other
-// payments mostly change other rows, so they do not queue on one lock
-// (TestPaymentsDoNotQueueOnTheSellersRow); loadAccount sums the shards.
+// month. It changes one shard, the one of the transaction's connection
+// (connStatsShard): a process's connections take the shards in turn, so
+// the seller's payments running at once on other connections change other
+// rows and do not queue on one lock (TestPaymentsDoNotQueueOnTheSellersRow,
+// TestConcurrentPaymentsTakeOtherShards); loadAccount sums the shards, so
+// which shard a payment or a refund changes does not matter to the totals.
 func addStats(ctx context.Context, tx db.Tx, o *db.Order, revenue int64, month *time.Time) error {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(o.ID))
-	shard := int(h.Sum32() % statsShards)
+	shard := connStatsShard(tx)
 	count := 0
 	if month != nil {
 		count = 1
