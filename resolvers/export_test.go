@@ -31,3 +31,6 @@ var (
 	ChargeRenewal       = (*Resolver).chargeRenewal
 	ApplyRenewalOutcome = (*Resolver).applyRenewalOutcome
 )
+
+// AddStats is addStats (the stats shards' locking is tested directly).
+var AddStats = addStats

@@ -8,8 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	mrand "math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -109,7 +110,10 @@ func orderEvent(o *db.Order, typ string, keys ...licenseKeyRef) (*db.Event, erro
 // recordEvents writes events to the log in tx, in their order, with the
 // webhook delivery records of each (one per enabled endpoint of the
 // event's account subscribed to its type), in one statement that also
-// wakes the dispatchers when tx commits.
+// wakes the dispatchers when tx commits. Their seq is settled at COMMIT
+// under the account's lock (migration 20261203100000_event_seq_kept): kept
+// when nothing of the account committed above it since, rewritten
+// otherwise; so a transition writes its events last, just before COMMIT.
 func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event) error {
 	if len(evs) == 0 {
 		return nil
@@ -271,6 +275,10 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 	if err != nil {
 		return err
 	}
+	// The events are written last, just before COMMIT, where the event
+	// log's commit trigger most often finds that nothing of the seller
+	// committed above their seq and keeps it (see recordEvents).
+	evs := []*db.Event{paid}
 	switch {
 	case isRenewalOrder(o):
 		// A renewal is fulfilled at once on the first order's access (no
@@ -281,9 +289,7 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 		if err != nil {
 			return err
 		}
-		if err := r.recordEvents(ctx, tx, paid, fulfilled); err != nil {
-			return err
-		}
+		evs = append(evs, fulfilled)
 	case o.ContentType == "static":
 		rows, err := tx.River.Query(ctx, `SELECT id, type, value, file_key, file_name, file_size, file_content_type
 			FROM deliverables WHERE listing_id = $1 ORDER BY id`, o.ListingID)
@@ -299,18 +305,22 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 			return fmt.Errorf("read the deliverables: %w", err)
 		}
 		// order.paid is written with order.fulfilled, in one statement.
-		if err := r.deliver(ctx, tx, o, now, paid); err != nil {
+		fulfilled, err := r.deliver(ctx, tx, o, now)
+		if err != nil {
 			return err
 		}
+		evs = append(evs, fulfilled)
 	default:
-		if err := r.recordEvents(ctx, tx, paid); err != nil {
-			return err
-		}
 		if err := r.alertSeller(ctx, tx, o); err != nil {
 			return err
 		}
 	}
 	if m != nil {
+		// membership.created follows the order's events in the log.
+		if err := r.recordEvents(ctx, tx, evs...); err != nil {
+			return err
+		}
+		evs = nil
 		if err := r.insertMembership(ctx, tx, m); err != nil {
 			return err
 		}
@@ -324,16 +334,19 @@ func (r *Resolver) markPaid(ctx context.Context, tx db.Tx, o *db.Order, pay *pro
 			return err
 		}
 	}
-	// The seller's running totals last: the payments of the seller that
-	// land on the same shard wait on its row, so it is held for as little
-	// of the transaction as can be.
+	// The seller's running totals near the end: a payment of the seller on
+	// a connection with the same shard waits on its row, so it is held for
+	// as little of the transaction as can be.
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	if err := addStats(ctx, tx, o, o.Amount, &month); err != nil {
 		return err
 	}
 	_, err = tx.NewUpdate().Model(o).WherePK().Column("status", "payment_status", "paid_at", "payment_intent_id", "buyer_email",
 		"customer_id", "handed_off_at", "deliverables", "fulfilled_at", "platform_fee", "net_amount", "membership_id").Set("updated_at = now()").Exec(ctx)
-	return err
+	if err != nil {
+		return err
+	}
+	return r.recordEvents(ctx, tx, evs...)
 }
 
 // upsertCustomer creates the buyer's customer on the first paid order with
@@ -354,13 +367,13 @@ func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, no
 
 // deliver: paid → fulfilled with an access grant, the license key of a
 // licensed listing (CONTRACT §20: one per order, issued once) and the
-// buyer's email (order.fulfilled, with the key, recorded after the earlier
-// events given).
-func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time, earlier ...*db.Event) error {
+// buyer's email. It returns order.fulfilled (with the key) for the caller
+// to record with the transition's other events.
+func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) (*db.Event, error) {
 	o.Status, o.FulfilledAt = db.OrderFulfilled, &now
 	token, err := r.grantAccess(ctx, tx, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var snap struct {
 		Title string `json:"title"`
@@ -380,12 +393,12 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	if len(snap.License) > 0 && string(snap.License) != "null" {
 		id, key, ok, err := r.issueLicenseKey(ctx, tx, o, now)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if ok {
 			var expires *time.Time
 			if err := tx.River.QueryRow(ctx, `SELECT expires_at FROM license_keys WHERE id = $1`, id).Scan(&expires); err != nil {
-				return fmt.Errorf("read the license key's expiry: %w", err)
+				return nil, fmt.Errorf("read the license key's expiry: %w", err)
 			}
 			refs = append(refs, licenseKeyRef{ID: id, Key: key})
 			mailKeys = append(mailKeys, mail.LicenseKey{Key: key, ExpiresAt: expires})
@@ -394,16 +407,12 @@ func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.
 	msg, err := mail.DownloadLink(o.BuyerEmail, mail.DownloadData{ListingTitle: snap.Title, StoreName: seller.DisplayName,
 		DownloadURL: r.BaseURL + "/d/" + token, Receipt: receiptOf(o), LicenseKeys: mailKeys, LibraryURL: r.BaseURL + "/library"})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := r.Mail.Send(ctx, tx, msg); err != nil {
-		return err
+		return nil, err
 	}
-	fulfilled, err := orderEvent(o, EventOrderFulfilled, refs...)
-	if err != nil {
-		return err
-	}
-	return r.recordEvents(ctx, tx, append(earlier, fulfilled)...)
+	return orderEvent(o, EventOrderFulfilled, refs...)
 }
 
 // grantAccess creates the order's access grant and returns its token: it
@@ -605,15 +614,40 @@ func (r *Resolver) revokeOrderAccess(ctx context.Context, tx db.Tx, o *db.Order)
 // (account_stats.shard is 0..statsShards-1).
 const statsShards = 16
 
+// nextStatsShard hands the shards out to connections in turn, from a
+// random start per process (so that two processes' first connections do
+// not all take shard 0).
+var nextStatsShard atomic.Uint32
+
+func init() { nextStatsShard.Store(mrand.Uint32() % statsShards) }
+
+// connStatsShard is the stats shard of the transaction's connection: given
+// on its first payment and kept for its life (in the connection's own data,
+// which only the goroutine holding the connection touches). With up to 16
+// connections in a pool no two share a shard; the order id's hash, chosen
+// before, put two of 6 concurrent payments on one shard more often than
+// not, and a payment that lands on a busy shard waits for the other's
+// commit, itself queued on the event log's per-account lock.
+func connStatsShard(tx db.Tx) int {
+	data := tx.River.Conn().PgConn().CustomData()
+	if s, ok := data["commerce.stats_shard"].(int); ok {
+		return s
+	}
+	s := int((nextStatsShard.Add(1) - 1) % statsShards)
+	data["commerce.stats_shard"] = s
+	return s
+}
+
 // addStats adds revenue (negative: a refund or a lost dispute) to the
 // stats of o's seller and, with month set, counts o as paid in that UTC
-// month. It changes the one shard o's id falls on: the seller's other
-// payments mostly change other rows, so they do not queue on one lock
-// (TestPaymentsDoNotQueueOnTheSellersRow); loadAccount sums the shards.
+// month. It changes one shard, the one of the transaction's connection
+// (connStatsShard): a process's connections take the shards in turn, so
+// the seller's payments running at once on other connections change other
+// rows and do not queue on one lock (TestPaymentsDoNotQueueOnTheSellersRow,
+// TestConcurrentPaymentsTakeOtherShards); loadAccount sums the shards, so
+// which shard a payment or a refund changes does not matter to the totals.
 func addStats(ctx context.Context, tx db.Tx, o *db.Order, revenue int64, month *time.Time) error {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(o.ID))
-	shard := int(h.Sum32() % statsShards)
+	shard := connStatsShard(tx)
 	count := 0
 	if month != nil {
 		count = 1
@@ -715,7 +749,11 @@ func (r *Resolver) FulfillOrder(ctx context.Context, id string, in model.Fulfill
 				}
 				o.Deliverables = append(o.Deliverables, d)
 			}
-			if err := r.deliver(ctx, tx, o, now); err != nil {
+			fulfilled, err := r.deliver(ctx, tx, o, now)
+			if err != nil {
+				return err
+			}
+			if err := r.recordEvents(ctx, tx, fulfilled); err != nil {
 				return err
 			}
 		}

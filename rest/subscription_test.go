@@ -407,6 +407,61 @@ func TestSubscriptionOutOfOrderCommitsLeaveNoGap(t *testing.T) {
 	require.Equal(t, []string{next}, ids(live.events("live", 1, time.Second)))
 }
 
+// An event keeps the seq drawn at its insert when nothing of its account
+// committed above it before its commit (no rewrite, inside the account's
+// commit lock); otherwise its rows are given fresh seqs at commit, and once
+// one row of a transaction is, the later ones are too: the log stays in
+// commit order, and a transaction's rows in their insertion order.
+func TestEventSeqRewrittenOnlyWhenPassed(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	pool := env.Server.DB.Pool
+	ctx := context.Background()
+	seq := func(id string) int64 {
+		var s int64
+		require.NoError(t, pool.QueryRow(ctx, `SELECT seq FROM events WHERE id = $1`, id).Scan(&s))
+		return s
+	}
+	insert := func(q interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}) (string, int64) {
+		id := db.NewID("evt")
+		var s int64
+		require.NoError(t, q.QueryRow(ctx, `INSERT INTO events (id, account_id, type, data) VALUES ($1, $2, 'order.paid', '{}')
+			RETURNING seq`, id, acc.ID).Scan(&s))
+		return id, s
+	}
+
+	// Nothing committed above: the insert's seq stays.
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	e0, s0 := insert(tx)
+	e0b, s0b := insert(tx)
+	require.NoError(t, tx.Commit(ctx))
+	require.Equal(t, s0, seq(e0), "an event nothing passed keeps its seq")
+	require.Equal(t, s0b, seq(e0b))
+
+	// held's first row is passed by later's commit; its second row, drawn
+	// after later's, is rewritten too, after the first.
+	held, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer held.Rollback(ctx) //nolint:errcheck
+	e1, s1 := insert(held)
+	later, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	e2, s2 := insert(later)
+	require.NoError(t, later.Commit(ctx))
+	e3, s3 := insert(held)
+	require.Less(t, s1, s2)
+	require.Less(t, s2, s3)
+	require.NoError(t, held.Commit(ctx))
+	require.Equal(t, s2, seq(e2))
+	require.Greater(t, seq(e1), s3, "the passed row takes a seq drawn at commit")
+	require.Greater(t, seq(e3), seq(e1), "the transaction's rows keep their insertion order")
+	require.Equal(t, []string{e0b, e2, e1, e3}, logAfter(t, env, acc, e0))
+}
+
 // Concurrent writers holding their transactions open for random times,
 // some rolling back, never make a subscriber or a poller of the list skip
 // or repeat an event.
