@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"commerce/problem"
@@ -64,8 +63,7 @@ func (a *API) overlapped(w http.ResponseWriter, r *http.Request, group string, n
 		res, err := a.Charge(ctx, group, Subject(ctx))
 		done <- charged{res, err}
 	}()
-	buf := bufferedResponses.Get().(*bufferedResponse)
-	defer buf.recycle()
+	buf := &bufferedResponse{header: http.Header{}}
 	next.ServeHTTP(buf, r.WithContext(context.WithValue(ctx, chargeSettlesKey{}, true)))
 	c := <-done
 	if c.res != nil {
@@ -100,24 +98,6 @@ type bufferedResponse struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
-}
-
-// bufferedResponses holds overlapped's buffers between requests: a read's
-// body is copied in whole, so a fresh buffer grew (and copied) several
-// times for every response.
-var bufferedResponses = sync.Pool{New: func() any { return &bufferedResponse{header: http.Header{}} }}
-
-// recycle empties b for another request and pools it (not a rare huge
-// body: maxPooledJSON, as writeJSON's buffers). The header's values were
-// handed to the real response; only the map is emptied, never its slices.
-func (b *bufferedResponse) recycle() {
-	if b.body.Cap() > maxPooledJSON {
-		return
-	}
-	clear(b.header)
-	b.status = 0
-	b.body.Reset()
-	bufferedResponses.Put(b)
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
