@@ -434,6 +434,7 @@ type ComplexityRoot struct {
 		Description      func(childComplexity int) int
 		ExternalDelivery func(childComplexity int) int
 		Fulfillment      func(childComplexity int) int
+		GraphQLReadiness func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Interval         func(childComplexity int) int
 		License          func(childComplexity int) int
@@ -443,7 +444,6 @@ type ComplexityRoot struct {
 		Price            func(childComplexity int) int
 		Pricing          func(childComplexity int) int
 		PublishedAt      func(childComplexity int) int
-		Readiness        func(childComplexity int) int
 		Reviews          func(childComplexity int) int
 		Slug             func(childComplexity int) int
 		Status           func(childComplexity int) int
@@ -2659,6 +2659,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.Fulfillment(childComplexity), true
+	case "Listing.readiness":
+		if e.ComplexityRoot.Listing.GraphQLReadiness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Listing.GraphQLReadiness(childComplexity), true
 	case "Listing.id":
 		if e.ComplexityRoot.Listing.ID == nil {
 			break
@@ -2713,12 +2719,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Listing.PublishedAt(childComplexity), true
-	case "Listing.readiness":
-		if e.ComplexityRoot.Listing.Readiness == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Listing.Readiness(childComplexity), true
 	case "Listing.reviews":
 		if e.ComplexityRoot.Listing.Reviews == nil {
 			break
@@ -14921,7 +14921,7 @@ func (ec *executionContext) _Listing_readiness(ctx context.Context, field graphq
 			return ec.fieldContext_Listing_readiness(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Readiness, nil
+			return obj.GraphQLReadiness(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ListingReadiness) graphql.Marshaler {
@@ -14935,7 +14935,7 @@ func (ec *executionContext) fieldContext_Listing_readiness(_ context.Context, fi
 	fc = &graphql.FieldContext{
 		Object:     "Listing",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ListingReadiness(ctx, field)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -88,8 +89,50 @@ func accountDest(a *db.Account, ex *accountExtras) []any {
 		&ex.subscription}
 }
 
-// loadAccount reads the account with its computed parts. Errors: not_found.
+// accountMemoKey holds a GraphQL query's accountMemo.
+type accountMemoKey struct{}
+
+// accountMemo is the account read once for one GraphQL query operation:
+// viewer and viewer.listings (the listings' readiness) both need it, and
+// their resolvers run concurrently. Only query operations get one (the
+// server installs it): a mutation writes between its reads, so it reads
+// afresh each time. A failed read is not kept.
+type accountMemo struct {
+	mu   sync.Mutex
+	id   string
+	a    db.Account
+	ex   accountExtras
+	done bool
+}
+
+// WithAccountMemo gives a read-only operation (a GraphQL query) one read of
+// the account for all its resolvers. Never for an operation that writes.
+func WithAccountMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, accountMemoKey{}, &accountMemo{})
+}
+
+// loadAccount reads the account with its computed parts, once per
+// operation under WithAccountMemo. Errors: not_found.
 func (r *Resolver) loadAccount(ctx context.Context, id string) (*db.Account, accountExtras, error) {
+	m, ok := ctx.Value(accountMemoKey{}).(*accountMemo)
+	if !ok {
+		return r.readAccount(ctx, id)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.done || m.id != id {
+		a, ex, err := r.readAccount(ctx, id)
+		if err != nil {
+			return nil, ex, err
+		}
+		m.id, m.a, m.ex, m.done = id, *a, ex, true
+	}
+	a := m.a // a copy: callers own what they get
+	return &a, m.ex, nil
+}
+
+// readAccount reads the account with its computed parts. Errors: not_found.
+func (r *Resolver) readAccount(ctx context.Context, id string) (*db.Account, accountExtras, error) {
 	var (
 		a  db.Account
 		ex accountExtras

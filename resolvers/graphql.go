@@ -195,7 +195,7 @@ func (r *Resolver) ListingsByID(ctx context.Context, ids []string) ([]*model.Lis
 	}
 	byID := map[string]*model.Listing{}
 	for _, l := range rows {
-		m := r.toListingModel(l, nil, facts)
+		m := r.toLazyListingModel(l, facts)
 		m.Deliverables = nil // resolved by the deliverables dataloader
 		byID[l.ID] = m
 	}

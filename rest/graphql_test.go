@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -209,4 +210,35 @@ func TestGraphQLAccount(t *testing.T) {
 	res = gql(t, env, acc.Key, `mutation { deleteAccount }`, nil)
 	require.Empty(t, res.Errors)
 	requireProblem(t, env, env.Get("/v1/account", acc.Key), 401, "authentication_error")
+}
+
+// A GraphQL query reads the caller's account once, however many of its
+// resolvers need it (viewer, and the readiness of viewer.listings); a
+// mutation reads it afresh after each write.
+func TestGraphQLQueryReadsAccountOnce(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	for i := 0; i < 2; i++ {
+		r := env.Post("/v1/listings", acc.Key, map[string]any{"title": fmt.Sprint("L", i), "price": 100 + i})
+		require.Equal(t, 201, r.Status, "%s", r.Body)
+	}
+	queries := func(query string) (int64, gqlResponse) {
+		time.Sleep(50 * time.Millisecond) // let the key's last-used write settle
+		before := env.Server.DB.Queries()
+		res := gql(t, env, acc.Key, query, nil)
+		return env.Server.DB.Queries() - before, res
+	}
+	gql(t, env, acc.Key, `{ viewer { id } }`, nil) // the key is in the authentication cache
+	viewer, res := queries(`{ viewer { id displayName } }`)
+	require.Empty(t, res.Errors)
+	both, res := queries(`{ viewer { id displayName listings(first: 2) { edges { node { id readiness { sellable } } } } } }`)
+	require.Empty(t, res.Errors)
+	require.Contains(t, string(res.Data), `"sellable"`)
+	require.Equal(t, viewer+1, both, "the listings page is the one query more: the account is not read again")
+
+	res = gql(t, env, acc.Key, `mutation { a: updateAccount(input: {displayName: "First"}) { displayName }
+		b: updateAccount(input: {displayName: "Second"}) { displayName } }`, nil)
+	require.Empty(t, res.Errors)
+	require.JSONEq(t, `{"a": {"displayName": "First"}, "b": {"displayName": "Second"}}`, string(res.Data))
 }

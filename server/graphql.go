@@ -72,6 +72,9 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 				return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{err}})
 			}
 		}
+		if oc.Operation != nil && oc.Operation.Operation == ast.Query {
+			ctx = resolvers.WithAccountMemo(ctx) // read-only: the account is read once
+		}
 		return next(ctx)
 	})
 	// Per-field rate limits (after the read_only refusal, as REST

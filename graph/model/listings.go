@@ -46,6 +46,25 @@ type Listing struct {
 	CreatedAt   time.Time           `json:"created_at"`
 	UpdatedAt   time.Time           `json:"updated_at"`
 	PublishedAt *time.Time          `json:"published_at"`
+	// lazyReadiness derives Readiness when GraphQL selects it (SetLazyReadiness).
+	lazyReadiness func() *ListingReadiness
+}
+
+// SetLazyReadiness leaves the listing's readiness to be derived by f when a
+// GraphQL query selects it (GraphQLReadiness), instead of for every listing
+// of a page. Only for models that GraphQL alone renders: REST encodes the
+// Readiness field.
+func (l *Listing) SetLazyReadiness(f func() *ListingReadiness) { l.lazyReadiness = f }
+
+// GraphQLReadiness is Listing.readiness in GraphQL (gqlgen.yml binds it):
+// Readiness when set, else derived now. It writes nothing, since one model
+// may be rendered by several goroutines at once (a dataloader's listing
+// under several orders).
+func (l *Listing) GraphQLReadiness() *ListingReadiness {
+	if l.Readiness == nil && l.lazyReadiness != nil {
+		return l.lazyReadiness()
+	}
+	return l.Readiness
 }
 
 // ListingSummary is a listing in a list.
