@@ -53,7 +53,7 @@ build: ## Build bin/commerce
 
 .PHONY: generate
 generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
-	$(GO) tool gqlgen generate
+	$(GO) run ./cmd/gqlgen
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
 	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
 	cd console && npx --no-install graphql-codegen --config codegen.yml --silent

@@ -25224,6 +25224,9 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 var accountImplementors = []string{"Account", "Node"}
 
 func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, obj *model.Account) graphql.Marshaler {
+	if m, ok := ec.fast_Account(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25765,6 +25768,9 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 var accountReadinessImplementors = []string{"AccountReadiness"}
 
 func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.AccountReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_AccountReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25818,6 +25824,9 @@ func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.Selec
 var accountStatsImplementors = []string{"AccountStats"}
 
 func (ec *executionContext) _AccountStats(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStats) graphql.Marshaler {
+	if m, ok := ec.fast_AccountStats(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25866,6 +25875,9 @@ func (ec *executionContext) _AccountStats(ctx context.Context, sel ast.Selection
 var actionImplementors = []string{"Action"}
 
 func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, obj *model.Action) graphql.Marshaler {
+	if m, ok := ec.fast_Action(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25924,6 +25936,9 @@ func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, o
 var actionInputImplementors = []string{"ActionInput"}
 
 func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionSet, obj *model.ActionInput) graphql.Marshaler {
+	if m, ok := ec.fast_ActionInput(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionInputImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25972,6 +25987,9 @@ func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionS
 var actionResolveImplementors = []string{"ActionResolve"}
 
 func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.SelectionSet, obj *model.ActionResolve) graphql.Marshaler {
+	if m, ok := ec.fast_ActionResolve(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionResolveImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26040,6 +26058,9 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 var analyticsImplementors = []string{"Analytics"}
 
 func (ec *executionContext) _Analytics(ctx context.Context, sel ast.SelectionSet, obj *model.Analytics) graphql.Marshaler {
+	if m, ok := ec.fast_Analytics(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26146,6 +26167,9 @@ func (ec *executionContext) _Analytics(ctx context.Context, sel ast.SelectionSet
 var analyticsBucketImplementors = []string{"AnalyticsBucket"}
 
 func (ec *executionContext) _AnalyticsBucket(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsBucket) graphql.Marshaler {
+	if m, ok := ec.fast_AnalyticsBucket(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsBucketImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26209,6 +26233,9 @@ func (ec *executionContext) _AnalyticsBucket(ctx context.Context, sel ast.Select
 var analyticsTotalsImplementors = []string{"AnalyticsTotals"}
 
 func (ec *executionContext) _AnalyticsTotals(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsTotals) graphql.Marshaler {
+	if m, ok := ec.fast_AnalyticsTotals(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTotalsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26282,6 +26309,9 @@ func (ec *executionContext) _AnalyticsTotals(ctx context.Context, sel ast.Select
 var apiKeyImplementors = []string{"ApiKey", "Node"}
 
 func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26355,6 +26385,9 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 var apiKeyConnectionImplementors = []string{"ApiKeyConnection"}
 
 func (ec *executionContext) _ApiKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKeyConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26398,6 +26431,9 @@ func (ec *executionContext) _ApiKeyConnection(ctx context.Context, sel ast.Selec
 var apiKeyEdgeImplementors = []string{"ApiKeyEdge"}
 
 func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKeyEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26441,6 +26477,9 @@ func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSe
 var billingSubscriptionImplementors = []string{"BillingSubscription"}
 
 func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *model.BillingSubscription) graphql.Marshaler {
+	if m, ok := ec.fast_BillingSubscription(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26494,6 +26533,9 @@ func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.Se
 var bootstrapSessionImplementors = []string{"BootstrapSession"}
 
 func (ec *executionContext) _BootstrapSession(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrapSession) graphql.Marshaler {
+	if m, ok := ec.fast_BootstrapSession(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrapSessionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26562,6 +26604,9 @@ func (ec *executionContext) _BootstrapSession(ctx context.Context, sel ast.Selec
 var bootstrappedStoreImplementors = []string{"BootstrappedStore"}
 
 func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrappedStore) graphql.Marshaler {
+	if m, ok := ec.fast_BootstrappedStore(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrappedStoreImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26640,6 +26685,9 @@ func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.Sele
 var checkoutImplementors = []string{"Checkout"}
 
 func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet, obj *model.Checkout) graphql.Marshaler {
+	if m, ok := ec.fast_Checkout(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26718,6 +26766,9 @@ func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet,
 var checkoutFieldImplementors = []string{"CheckoutField"}
 
 func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.SelectionSet, obj *model.CheckoutField) graphql.Marshaler {
+	if m, ok := ec.fast_CheckoutField(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutFieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26776,6 +26827,9 @@ func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.Selectio
 var consoleSessionImplementors = []string{"ConsoleSession"}
 
 func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.SelectionSet, obj *model.ConsoleSession) graphql.Marshaler {
+	if m, ok := ec.fast_ConsoleSession(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, consoleSessionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26819,6 +26873,9 @@ func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.Selecti
 var createdApiKeyImplementors = []string{"CreatedApiKey"}
 
 func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
+	if m, ok := ec.fast_CreatedApiKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, createdApiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26897,6 +26954,9 @@ func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.Selectio
 var createdWebhookEndpointImplementors = []string{"CreatedWebhookEndpoint"}
 
 func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedWebhookEndpoint) graphql.Marshaler {
+	if m, ok := ec.fast_CreatedWebhookEndpoint(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, createdWebhookEndpointImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26985,6 +27045,9 @@ func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast
 var customerImplementors = []string{"Customer", "Node"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *model.Customer) graphql.Marshaler {
+	if m, ok := ec.fast_Customer(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27063,6 +27126,9 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 var customerConnectionImplementors = []string{"CustomerConnection"}
 
 func (ec *executionContext) _CustomerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerConnection) graphql.Marshaler {
+	if m, ok := ec.fast_CustomerConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27106,6 +27172,9 @@ func (ec *executionContext) _CustomerConnection(ctx context.Context, sel ast.Sel
 var customerEdgeImplementors = []string{"CustomerEdge"}
 
 func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerEdge) graphql.Marshaler {
+	if m, ok := ec.fast_CustomerEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27149,6 +27218,9 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 var deliverableImplementors = []string{"Deliverable", "Node"}
 
 func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionSet, obj *model.Deliverable) graphql.Marshaler {
+	if m, ok := ec.fast_Deliverable(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, deliverableImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27217,6 +27289,9 @@ func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionS
 var deliverableFileImplementors = []string{"DeliverableFile"}
 
 func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.SelectionSet, obj *model.DeliverableFile) graphql.Marshaler {
+	if m, ok := ec.fast_DeliverableFile(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, deliverableFileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27265,6 +27340,9 @@ func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.Select
 var discountImplementors = []string{"Discount", "Node"}
 
 func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet, obj *model.Discount) graphql.Marshaler {
+	if m, ok := ec.fast_Discount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27398,6 +27476,9 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 var discountConnectionImplementors = []string{"DiscountConnection"}
 
 func (ec *executionContext) _DiscountConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountConnection) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27441,6 +27522,9 @@ func (ec *executionContext) _DiscountConnection(ctx context.Context, sel ast.Sel
 var discountEdgeImplementors = []string{"DiscountEdge"}
 
 func (ec *executionContext) _DiscountEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountEdge) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27484,6 +27568,9 @@ func (ec *executionContext) _DiscountEdge(ctx context.Context, sel ast.Selection
 var discountReadinessImplementors = []string{"DiscountReadiness"}
 
 func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27537,6 +27624,9 @@ func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.Sele
 var downloadCountImplementors = []string{"DownloadCount"}
 
 func (ec *executionContext) _DownloadCount(ctx context.Context, sel ast.SelectionSet, obj *model.DownloadCount) graphql.Marshaler {
+	if m, ok := ec.fast_DownloadCount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, downloadCountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27585,6 +27675,9 @@ func (ec *executionContext) _DownloadCount(ctx context.Context, sel ast.Selectio
 var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
+	if m, ok := ec.fast_Event(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27686,6 +27779,9 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 var eventConnectionImplementors = []string{"EventConnection"}
 
 func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.EventConnection) graphql.Marshaler {
+	if m, ok := ec.fast_EventConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27729,6 +27825,9 @@ func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.Select
 var eventEdgeImplementors = []string{"EventEdge"}
 
 func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.EventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_EventEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27772,6 +27871,9 @@ func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet
 var fileImplementors = []string{"File", "Node"}
 
 func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *model.File) graphql.Marshaler {
+	if m, ok := ec.fast_File(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27845,6 +27947,9 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 var graphQLCallImplementors = []string{"GraphQLCall"}
 
 func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionSet, obj *model.GraphQLCall) graphql.Marshaler {
+	if m, ok := ec.fast_GraphQLCall(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, graphQLCallImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27888,6 +27993,9 @@ func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionS
 var licenseActivationImplementors = []string{"LicenseActivation"}
 
 func (ec *executionContext) _LicenseActivation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseActivation) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseActivation(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseActivationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27956,6 +28064,9 @@ func (ec *executionContext) _LicenseActivation(ctx context.Context, sel ast.Sele
 var licenseKeyImplementors = []string{"LicenseKey", "Node"}
 
 func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKey) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28059,6 +28170,9 @@ func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSe
 var licenseKeyConnectionImplementors = []string{"LicenseKeyConnection"}
 
 func (ec *executionContext) _LicenseKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyConnection) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKeyConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28102,6 +28216,9 @@ func (ec *executionContext) _LicenseKeyConnection(ctx context.Context, sel ast.S
 var licenseKeyEdgeImplementors = []string{"LicenseKeyEdge"}
 
 func (ec *executionContext) _LicenseKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKeyEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28145,6 +28262,9 @@ func (ec *executionContext) _LicenseKeyEdge(ctx context.Context, sel ast.Selecti
 var licenseSettingsImplementors = []string{"LicenseSettings"}
 
 func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseSettings) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseSettings(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseSettingsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28193,6 +28313,9 @@ func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.Select
 var licenseValidationImplementors = []string{"LicenseValidation"}
 
 func (ec *executionContext) _LicenseValidation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseValidation) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseValidation(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseValidationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28256,6 +28379,9 @@ func (ec *executionContext) _LicenseValidation(ctx context.Context, sel ast.Sele
 var listingImplementors = []string{"Listing", "Node"}
 
 func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, obj *model.Listing) graphql.Marshaler {
+	if m, ok := ec.fast_Listing(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28558,6 +28684,9 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 var listingAccessImplementors = []string{"ListingAccess"}
 
 func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAccess) graphql.Marshaler {
+	if m, ok := ec.fast_ListingAccess(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingAccessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28601,6 +28730,9 @@ func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.Selectio
 var listingAnalyticsImplementors = []string{"ListingAnalytics"}
 
 func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAnalytics) graphql.Marshaler {
+	if m, ok := ec.fast_ListingAnalytics(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingAnalyticsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28707,6 +28839,9 @@ func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.Selec
 var listingConnectionImplementors = []string{"ListingConnection"}
 
 func (ec *executionContext) _ListingConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ListingConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ListingConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28750,6 +28885,9 @@ func (ec *executionContext) _ListingConnection(ctx context.Context, sel ast.Sele
 var listingEdgeImplementors = []string{"ListingEdge"}
 
 func (ec *executionContext) _ListingEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ListingEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ListingEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28793,6 +28931,9 @@ func (ec *executionContext) _ListingEdge(ctx context.Context, sel ast.SelectionS
 var listingReadinessImplementors = []string{"ListingReadiness"}
 
 func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.ListingReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_ListingReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28846,6 +28987,9 @@ func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.Selec
 var mcpCallImplementors = []string{"McpCall"}
 
 func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, obj *model.MCPCall) graphql.Marshaler {
+	if m, ok := ec.fast_McpCall(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, mcpCallImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28889,6 +29033,9 @@ func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, 
 var membershipImplementors = []string{"Membership", "Node"}
 
 func (ec *executionContext) _Membership(ctx context.Context, sel ast.SelectionSet, obj *model.Membership) graphql.Marshaler {
+	if m, ok := ec.fast_Membership(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29136,6 +29283,9 @@ func (ec *executionContext) _Membership(ctx context.Context, sel ast.SelectionSe
 var membershipConnectionImplementors = []string{"MembershipConnection"}
 
 func (ec *executionContext) _MembershipConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipConnection) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29179,6 +29329,9 @@ func (ec *executionContext) _MembershipConnection(ctx context.Context, sel ast.S
 var membershipEdgeImplementors = []string{"MembershipEdge"}
 
 func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipEdge) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29222,6 +29375,9 @@ func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.Selecti
 var membershipStatsImplementors = []string{"MembershipStats"}
 
 func (ec *executionContext) _MembershipStats(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipStats) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipStats(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipStatsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29619,6 +29775,9 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 var orderImplementors = []string{"Order", "Node"}
 
 func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *model.Order) graphql.Marshaler {
+	if m, ok := ec.fast_Order(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30007,6 +30166,9 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 var orderAccessImplementors = []string{"OrderAccess"}
 
 func (ec *executionContext) _OrderAccess(ctx context.Context, sel ast.SelectionSet, obj *model.OrderAccess) graphql.Marshaler {
+	if m, ok := ec.fast_OrderAccess(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderAccessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30050,6 +30212,9 @@ func (ec *executionContext) _OrderAccess(ctx context.Context, sel ast.SelectionS
 var orderConnectionImplementors = []string{"OrderConnection"}
 
 func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrderConnection) graphql.Marshaler {
+	if m, ok := ec.fast_OrderConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30093,6 +30258,9 @@ func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.Select
 var orderDiscountImplementors = []string{"OrderDiscount"}
 
 func (ec *executionContext) _OrderDiscount(ctx context.Context, sel ast.SelectionSet, obj *model.OrderDiscount) graphql.Marshaler {
+	if m, ok := ec.fast_OrderDiscount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderDiscountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30141,6 +30309,9 @@ func (ec *executionContext) _OrderDiscount(ctx context.Context, sel ast.Selectio
 var orderEdgeImplementors = []string{"OrderEdge"}
 
 func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrderEdge) graphql.Marshaler {
+	if m, ok := ec.fast_OrderEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30184,6 +30355,9 @@ func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet
 var orderReadinessImplementors = []string{"OrderReadiness"}
 
 func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.OrderReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_OrderReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30232,6 +30406,9 @@ func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.Selecti
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	if m, ok := ec.fast_PageInfo(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30285,6 +30462,9 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 var pingImplementors = []string{"Ping"}
 
 func (ec *executionContext) _Ping(ctx context.Context, sel ast.SelectionSet, obj *model.Ping) graphql.Marshaler {
+	if m, ok := ec.fast_Ping(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, pingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30338,6 +30518,9 @@ func (ec *executionContext) _Ping(ctx context.Context, sel ast.SelectionSet, obj
 var planImplementors = []string{"Plan"}
 
 func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj *model.Plan) graphql.Marshaler {
+	if m, ok := ec.fast_Plan(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, planImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30401,6 +30584,9 @@ func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj
 var planChangeImplementors = []string{"PlanChange"}
 
 func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSet, obj *model.PlanChange) graphql.Marshaler {
+	if m, ok := ec.fast_PlanChange(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, planChangeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30459,6 +30645,9 @@ func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSe
 var portalLinkImplementors = []string{"PortalLink"}
 
 func (ec *executionContext) _PortalLink(ctx context.Context, sel ast.SelectionSet, obj *model.PortalLink) graphql.Marshaler {
+	if m, ok := ec.fast_PortalLink(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, portalLinkImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30507,6 +30696,9 @@ func (ec *executionContext) _PortalLink(ctx context.Context, sel ast.SelectionSe
 var processorDisconnectionImplementors = []string{"ProcessorDisconnection"}
 
 func (ec *executionContext) _ProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorDisconnection) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorDisconnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorDisconnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30555,6 +30747,9 @@ func (ec *executionContext) _ProcessorDisconnection(ctx context.Context, sel ast
 var processorOnboardingImplementors = []string{"ProcessorOnboarding"}
 
 func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorOnboarding) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorOnboarding(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorOnboardingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30608,6 +30803,9 @@ func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.Se
 var processorStatusImplementors = []string{"ProcessorStatus"}
 
 func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorStatus) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorStatus(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorStatusImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30666,6 +30864,9 @@ func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.Select
 var publicLicenseKeyImplementors = []string{"PublicLicenseKey"}
 
 func (ec *executionContext) _PublicLicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.PublicLicenseKey) graphql.Marshaler {
+	if m, ok := ec.fast_PublicLicenseKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, publicLicenseKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31075,6 +31276,9 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 var readinessRefreshImplementors = []string{"ReadinessRefresh"}
 
 func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.SelectionSet, obj *model.ReadinessRefresh) graphql.Marshaler {
+	if m, ok := ec.fast_ReadinessRefresh(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, readinessRefreshImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31128,6 +31332,9 @@ func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.Selec
 var redeliveryImplementors = []string{"Redelivery"}
 
 func (ec *executionContext) _Redelivery(ctx context.Context, sel ast.SelectionSet, obj *model.Redelivery) graphql.Marshaler {
+	if m, ok := ec.fast_Redelivery(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, redeliveryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31181,6 +31388,9 @@ func (ec *executionContext) _Redelivery(ctx context.Context, sel ast.SelectionSe
 var reviewImplementors = []string{"Review", "Node"}
 
 func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *model.Review) graphql.Marshaler {
+	if m, ok := ec.fast_Review(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31244,6 +31454,9 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 var reviewConnectionImplementors = []string{"ReviewConnection"}
 
 func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ReviewConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31287,6 +31500,9 @@ func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.Selec
 var reviewEdgeImplementors = []string{"ReviewEdge"}
 
 func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ReviewEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31330,6 +31546,9 @@ func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSe
 var reviewsImplementors = []string{"Reviews"}
 
 func (ec *executionContext) _Reviews(ctx context.Context, sel ast.SelectionSet, obj *model.Reviews) graphql.Marshaler {
+	if m, ok := ec.fast_Reviews(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31378,6 +31597,9 @@ func (ec *executionContext) _Reviews(ctx context.Context, sel ast.SelectionSet, 
 var storeImplementors = []string{"Store"}
 
 func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, obj *model.Store) graphql.Marshaler {
+	if m, ok := ec.fast_Store(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31471,6 +31693,9 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpoint) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpoint(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31592,6 +31817,9 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
 
 func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointConnection) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpointConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31635,6 +31863,9 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
 
 func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointEdge) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpointEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31678,6 +31909,9 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 var webhookEventImplementors = []string{"WebhookEvent"}
 
 func (ec *executionContext) _WebhookEvent(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEvent) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEvent(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31771,6 +32005,9 @@ func (ec *executionContext) _WebhookEvent(ctx context.Context, sel ast.Selection
 var webhookEventConnectionImplementors = []string{"WebhookEventConnection"}
 
 func (ec *executionContext) _WebhookEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEventConnection) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEventConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31814,6 +32051,9 @@ func (ec *executionContext) _WebhookEventConnection(ctx context.Context, sel ast
 var webhookEventEdgeImplementors = []string{"WebhookEventEdge"}
 
 func (ec *executionContext) _WebhookEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEventEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31857,6 +32097,9 @@ func (ec *executionContext) _WebhookEventEdge(ctx context.Context, sel ast.Selec
 var webhookTestImplementors = []string{"WebhookTest"}
 
 func (ec *executionContext) _WebhookTest(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookTest) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookTest(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookTestImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31915,6 +32158,9 @@ func (ec *executionContext) _WebhookTest(ctx context.Context, sel ast.SelectionS
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
+	if m, ok := ec.fast___Directive(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31973,6 +32219,9 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 var __EnumValueImplementors = []string{"__EnumValue"}
 
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
+	if m, ok := ec.fast___EnumValue(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32026,6 +32275,9 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 var __FieldImplementors = []string{"__Field"}
 
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
+	if m, ok := ec.fast___Field(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32089,6 +32341,9 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 var __InputValueImplementors = []string{"__InputValue"}
 
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast___InputValue(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32335,6 +32590,9 @@ func (ec *executionContext) marshalNAccountStats2ᚖcommerceᚋgraphᚋmodelᚐA
 }
 
 func (ec *executionContext) marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Action) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32409,6 +32667,9 @@ var (
 )
 
 func (ec *executionContext) marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32516,6 +32777,9 @@ func (ec *executionContext) marshalNAnalytics2ᚖcommerceᚋgraphᚋmodelᚐAnal
 }
 
 func (ec *executionContext) marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AnalyticsBucket) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32592,6 +32856,9 @@ func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(
 }
 
 func (ec *executionContext) marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32744,6 +33011,9 @@ func (ec *executionContext) unmarshalNChangePlanInput2commerceᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CheckoutField) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32872,6 +33142,9 @@ func (ec *executionContext) marshalNCustomer2ᚖcommerceᚋgraphᚋmodelᚐCusto
 }
 
 func (ec *executionContext) marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomerEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32903,6 +33176,9 @@ func (ec *executionContext) unmarshalNDeactivateLicenseInput2commerceᚋgraphᚋ
 }
 
 func (ec *executionContext) marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Deliverable) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32993,6 +33269,9 @@ func (ec *executionContext) marshalNDiscount2ᚖcommerceᚋgraphᚋmodelᚐDisco
 }
 
 func (ec *executionContext) marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DiscountEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33091,6 +33370,9 @@ var (
 )
 
 func (ec *executionContext) marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DownloadCount) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33127,6 +33409,9 @@ func (ec *executionContext) marshalNEvent2ᚖcommerceᚋgraphᚋmodelᚐEvent(ct
 }
 
 func (ec *executionContext) marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33418,6 +33703,9 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseActivation) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33454,6 +33742,9 @@ func (ec *executionContext) marshalNLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLic
 }
 
 func (ec *executionContext) marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33558,6 +33849,9 @@ func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 }
 
 func (ec *executionContext) marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingAnalytics) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33612,6 +33906,9 @@ var (
 )
 
 func (ec *executionContext) marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33748,6 +34045,9 @@ func (ec *executionContext) marshalNMembership2ᚖcommerceᚋgraphᚋmodelᚐMem
 }
 
 func (ec *executionContext) marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MembershipEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33896,6 +34196,9 @@ var (
 )
 
 func (ec *executionContext) marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrderEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34172,6 +34475,9 @@ var (
 )
 
 func (ec *executionContext) marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34208,6 +34514,9 @@ func (ec *executionContext) marshalNReviewConnection2ᚖcommerceᚋgraphᚋmodel
 }
 
 func (ec *executionContext) marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReviewEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34406,6 +34715,9 @@ func (ec *executionContext) marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEndpointEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34442,6 +34754,9 @@ func (ec *executionContext) marshalNWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐW
 }
 
 func (ec *executionContext) marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34500,6 +34815,9 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
+	if m, ok := ec.fast_marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34574,6 +34892,9 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -35782,6 +36103,9 @@ func (ec *executionContext) marshalOPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx 
 }
 
 func (ec *executionContext) marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
+	if m, ok := ec.fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36011,6 +36335,9 @@ func (ec *executionContext) marshalOWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWe
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36030,6 +36357,9 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 }
 
 func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Field) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36049,6 +36379,9 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 }
 
 func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
