@@ -120,6 +120,9 @@ type gen struct {
 	data    *codegen.Data
 	objects map[string]*codegen.Object // the objects with a direct marshaller, by GraphQL name
 	imports map[string]string          // path -> name
+	// fail is the statement that gives up on the direct path ("" is
+	// "return false").
+	fail string
 	buf     bytes.Buffer
 }
 
@@ -147,6 +150,13 @@ func (g *gen) qual(p *types.Package) string {
 }
 
 func (g *gen) typ(t types.Type) string { return types.TypeString(t, g.qual) }
+
+func (g *gen) failStmt() string {
+	if g.fail == "" {
+		return "return false"
+	}
+	return g.fail
+}
 
 func (g *gen) printf(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
 
@@ -251,6 +261,23 @@ func (g *gen) generate() ([]byte, []hook, error) {
 			line:      fmt.Sprintf("if m, ok := ec.fast_%s(ctx, sel, obj); ok { return m }", name),
 		})
 	}
+	// The plain scalar fields of those objects, when their object takes
+	// gqlgen's path (a resolver field beside them): the field's function
+	// writes the value without ResolveField. Object-valued fields are left
+	// out: below them gqlgen's path needs their FieldContext (errors' paths).
+	for _, name := range names {
+		o := g.objects[name]
+		for _, f := range o.Fields {
+			if !g.plain(f) || g.isObject(f.TypeReference) {
+				continue
+			}
+			g.field(o, f)
+			hooks = append(hooks, hook{
+				signature: fmt.Sprintf("func (ec *executionContext) _%s_%s(ctx context.Context, field graphql.CollectedField, obj *%s) (ret graphql.Marshaler) {", name, f.Name, g.typ(o.Type)),
+				line:      fmt.Sprintf("if m, ok := ec.fastField_%s_%s(obj); ok { return m }", name, f.Name),
+			})
+		}
+	}
 	// The list marshallers of those objects.
 	var lists []*config.TypeReference
 	for _, t := range g.data.ReferencedTypes {
@@ -350,6 +377,25 @@ func (g *gen) object(o *codegen.Object) {
 	g.printf("\tb := &fastBuf{}\n\tif !ec.fastWrite_%s(p, obj, b) { return nil, false }\n\treturn b, true\n}\n\n", name)
 }
 
+func (g *gen) isObject(t *config.TypeReference) bool {
+	if t.IsSlice() {
+		t = t.Elem()
+	}
+	return t.Definition != nil && t.Definition.Kind == ast.Object && !t.IsMarshaler && t.Marshaler == nil
+}
+
+// field writes a plain scalar field's direct path.
+func (g *gen) field(o *codegen.Object, f *codegen.Field) {
+	g.printf("// fastField_%s_%s is _%s_%s's direct path.\n", o.Name, f.Name, o.Name, f.Name)
+	g.printf("func (ec *executionContext) fastField_%s_%s(obj *%s) (graphql.Marshaler, bool) {\n", o.Name, f.Name, g.typ(o.Type))
+	g.printf("\tif fastDisabled.Load() || fastExcluded(%q, %q) { return nil, false }\n", o.Name, f.Name)
+	g.printf("\tb := &fastBuf{}\n\tswitch {\n\tdefault:\n")
+	g.fail = "return nil, false"
+	g.value(f.TypeReference, "obj."+f.GoFieldName, true, "nil")
+	g.fail = ""
+	g.printf("\t}\n\treturn b, true\n}\n\n")
+}
+
 // list writes the direct path of a list marshaller.
 func (g *gen) list(t *config.TypeReference) {
 	e := t.Elem()
@@ -360,7 +406,7 @@ func (g *gen) list(t *config.TypeReference) {
 		g.printf("\tif v == nil { return nil, false }\n")
 	}
 	g.printf("\tp := ec.fastPlan_%s(sel)\n\tif p == nil { return nil, false }\n", name)
-	g.printf("\tb := &fastBuf{}\n")
+	g.printf("\tb := &fastBuf{}\n\tb.Grow(64 * len(v) + 2)\n")
 	g.printf("\tif !ec.fastList_%s(p, v, b) { return nil, false }\n\treturn b, true\n}\n\n", t.MarshalFunc())
 	g.printf("func (ec *executionContext) fastList_%s(p *fastPlan, v %s, b *fastBuf) bool {\n", t.MarshalFunc(), g.typ(t.GO))
 	g.printf("\tb.WriteByte('[')\n\tfor i := range v {\n\t\tif i > 0 { b.WriteByte(',') }\n")
@@ -395,7 +441,7 @@ func (g *gen) elementIn(t *config.TypeReference, v, sub string) { g.single(t, v,
 func (g *gen) single(t *config.TypeReference, v, sub, next string) {
 	if t.IsNilable() {
 		if t.GQL.NonNull {
-			g.printf("if %s == nil { return false }\n", v)
+			g.printf("if %s == nil { %s }\n", v, g.failStmt())
 		} else {
 			g.printf("if %s == nil { b.WriteString(\"null\"); %s }\n", v, next)
 		}
@@ -422,7 +468,7 @@ func (g *gen) single(t *config.TypeReference, v, sub, next string) {
 		x = fmt.Sprintf("%s(%s)", g.typ(t.CastType), x)
 	}
 	m := t.Marshaler
-	null := "return false"
+	null := g.failStmt()
 	if !t.GQL.NonNull {
 		null = "b.WriteString(\"null\")"
 	}
