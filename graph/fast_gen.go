@@ -8002,6 +8002,5910 @@ func (ec *executionContext) fast___InputValue(_ context.Context, sel ast.Selecti
 	return b, true
 }
 
+// fastField_Account_object is _Account_object's direct path.
+func (ec *executionContext) fastField_Account_object(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Account_id is _Account_id's direct path.
+func (ec *executionContext) fastField_Account_id(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Account_email is _Account_email's direct path.
+func (ec *executionContext) fastField_Account_email(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "email") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Email)
+	}
+	return b, true
+}
+
+// fastField_Account_displayName is _Account_displayName's direct path.
+func (ec *executionContext) fastField_Account_displayName(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "displayName") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisplayName == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.DisplayName))
+	}
+	return b, true
+}
+
+// fastField_Account_bio is _Account_bio's direct path.
+func (ec *executionContext) fastField_Account_bio(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "bio") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Bio == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Bio))
+	}
+	return b, true
+}
+
+// fastField_Account_avatarUrl is _Account_avatarUrl's direct path.
+func (ec *executionContext) fastField_Account_avatarUrl(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "avatarUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AvatarURL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AvatarURL))
+	}
+	return b, true
+}
+
+// fastField_Account_plan is _Account_plan's direct path.
+func (ec *executionContext) fastField_Account_plan(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "plan") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[obj.Plan])
+	}
+	return b, true
+}
+
+// fastField_Account_feeRate is _Account_feeRate's direct path.
+func (ec *executionContext) fastField_Account_feeRate(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "feeRate") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.FeeRate)
+	}
+	return b, true
+}
+
+// fastField_Account_billingStatus is _Account_billingStatus's direct path.
+func (ec *executionContext) fastField_Account_billingStatus(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "billingStatus") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus[obj.BillingStatus])
+	}
+	return b, true
+}
+
+// fastField_Account_currency is _Account_currency's direct path.
+func (ec *executionContext) fastField_Account_currency(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Currency == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Currency))
+	}
+	return b, true
+}
+
+// fastField_Account_gaMeasurementId is _Account_gaMeasurementId's direct path.
+func (ec *executionContext) fastField_Account_gaMeasurementId(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "gaMeasurementId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.GAMeasurementID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.GAMeasurementID))
+	}
+	return b, true
+}
+
+// fastField_Account_notifyOrders is _Account_notifyOrders's direct path.
+func (ec *executionContext) fastField_Account_notifyOrders(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "notifyOrders") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.NotifyOrders)
+	}
+	return b, true
+}
+
+// fastField_Account_notifyWebhooks is _Account_notifyWebhooks's direct path.
+func (ec *executionContext) fastField_Account_notifyWebhooks(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "notifyWebhooks") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.NotifyWebhooks)
+	}
+	return b, true
+}
+
+// fastField_Account_createdAt is _Account_createdAt's direct path.
+func (ec *executionContext) fastField_Account_createdAt(obj *model.Account) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Account", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_AccountReadiness_operational is _AccountReadiness_operational's direct path.
+func (ec *executionContext) fastField_AccountReadiness_operational(obj *model.AccountReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AccountReadiness", "operational") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.Operational)
+	}
+	return b, true
+}
+
+// fastField_AccountReadiness_next is _AccountReadiness_next's direct path.
+func (ec *executionContext) fastField_AccountReadiness_next(obj *model.AccountReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AccountReadiness", "next") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Next == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[(*obj.Next)])
+	}
+	return b, true
+}
+
+// fastField_AccountStats_totalRevenue is _AccountStats_totalRevenue's direct path.
+func (ec *executionContext) fastField_AccountStats_totalRevenue(obj *model.AccountStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AccountStats", "totalRevenue") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.TotalRevenue))
+	}
+	return b, true
+}
+
+// fastField_AccountStats_totalOrders is _AccountStats_totalOrders's direct path.
+func (ec *executionContext) fastField_AccountStats_totalOrders(obj *model.AccountStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AccountStats", "totalOrders") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.TotalOrders))
+	}
+	return b, true
+}
+
+// fastField_AccountStats_totalListings is _AccountStats_totalListings's direct path.
+func (ec *executionContext) fastField_AccountStats_totalListings(obj *model.AccountStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AccountStats", "totalListings") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.TotalListings))
+	}
+	return b, true
+}
+
+// fastField_Action_code is _Action_code's direct path.
+func (ec *executionContext) fastField_Action_code(obj *model.Action) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Action", "code") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode[obj.Code])
+	}
+	return b, true
+}
+
+// fastField_Action_kind is _Action_kind's direct path.
+func (ec *executionContext) fastField_Action_kind(obj *model.Action) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Action", "kind") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNActionKind2commerceᚋgraphᚋmodelᚐActionKind[obj.Kind])
+	}
+	return b, true
+}
+
+// fastField_Action_priority is _Action_priority's direct path.
+func (ec *executionContext) fastField_Action_priority(obj *model.Action) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Action", "priority") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNActionPriority2commerceᚋgraphᚋmodelᚐActionPriority[obj.Priority])
+	}
+	return b, true
+}
+
+// fastField_Action_message is _Action_message's direct path.
+func (ec *executionContext) fastField_Action_message(obj *model.Action) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Action", "message") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Message)
+	}
+	return b, true
+}
+
+// fastField_ActionInput_name is _ActionInput_name's direct path.
+func (ec *executionContext) fastField_ActionInput_name(obj *model.ActionInput) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionInput", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_ActionInput_description is _ActionInput_description's direct path.
+func (ec *executionContext) fastField_ActionInput_description(obj *model.ActionInput) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionInput", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Description)
+	}
+	return b, true
+}
+
+// fastField_ActionInput_example is _ActionInput_example's direct path.
+func (ec *executionContext) fastField_ActionInput_example(obj *model.ActionInput) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionInput", "example") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Example == nil {
+			b.WriteString("null")
+			break
+		}
+		if m := graphql.MarshalAny(obj.Example); m == graphql.Null {
+			b.WriteString("null")
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_ActionResolve_method is _ActionResolve_method's direct path.
+func (ec *executionContext) fastField_ActionResolve_method(obj *model.ActionResolve) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionResolve", "method") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod[obj.Method])
+	}
+	return b, true
+}
+
+// fastField_ActionResolve_endpoint is _ActionResolve_endpoint's direct path.
+func (ec *executionContext) fastField_ActionResolve_endpoint(obj *model.ActionResolve) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionResolve", "endpoint") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Endpoint == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Endpoint))
+	}
+	return b, true
+}
+
+// fastField_ActionResolve_url is _ActionResolve_url's direct path.
+func (ec *executionContext) fastField_ActionResolve_url(obj *model.ActionResolve) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionResolve", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.URL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.URL))
+	}
+	return b, true
+}
+
+// fastField_ActionResolve_params is _ActionResolve_params's direct path.
+func (ec *executionContext) fastField_ActionResolve_params(obj *model.ActionResolve) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ActionResolve", "params") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Params == nil {
+			b.WriteString("null")
+			break
+		}
+		if m := graphql.MarshalMap(obj.Params); m == graphql.Null {
+			b.WriteString("null")
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_Analytics_object is _Analytics_object's direct path.
+func (ec *executionContext) fastField_Analytics_object(obj *model.Analytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Analytics", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Analytics_currency is _Analytics_currency's direct path.
+func (ec *executionContext) fastField_Analytics_currency(obj *model.Analytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Analytics", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Currency == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Currency))
+	}
+	return b, true
+}
+
+// fastField_Analytics_interval is _Analytics_interval's direct path.
+func (ec *executionContext) fastField_Analytics_interval(obj *model.Analytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Analytics", "interval") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNAnalyticsInterval2commerceᚋgraphᚋmodelᚐAnalyticsInterval[obj.Interval])
+	}
+	return b, true
+}
+
+// fastField_Analytics_from is _Analytics_from's direct path.
+func (ec *executionContext) fastField_Analytics_from(obj *model.Analytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Analytics", "from") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.From)
+	}
+	return b, true
+}
+
+// fastField_Analytics_to is _Analytics_to's direct path.
+func (ec *executionContext) fastField_Analytics_to(obj *model.Analytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Analytics", "to") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.To)
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_start is _AnalyticsBucket_start's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_start(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "start") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Start)
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_revenue is _AnalyticsBucket_revenue's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_revenue(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "revenue") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Revenue))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_orders is _AnalyticsBucket_orders's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_orders(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "orders") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Orders))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_refunds is _AnalyticsBucket_refunds's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_refunds(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "refunds") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Refunds))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_views is _AnalyticsBucket_views's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_views(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "views") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Views))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsBucket_checkouts is _AnalyticsBucket_checkouts's direct path.
+func (ec *executionContext) fastField_AnalyticsBucket_checkouts(obj *model.AnalyticsBucket) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsBucket", "checkouts") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Checkouts))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_revenue is _AnalyticsTotals_revenue's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_revenue(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "revenue") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Revenue))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_orders is _AnalyticsTotals_orders's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_orders(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "orders") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Orders))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_refunds is _AnalyticsTotals_refunds's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_refunds(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "refunds") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Refunds))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_views is _AnalyticsTotals_views's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_views(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "views") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Views))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_checkouts is _AnalyticsTotals_checkouts's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_checkouts(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "checkouts") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Checkouts))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_conversionRate is _AnalyticsTotals_conversionRate's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_conversionRate(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "conversionRate") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ConversionRate == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.ConversionRate))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_mrr is _AnalyticsTotals_mrr's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_mrr(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "mrr") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Mrr))
+	}
+	return b, true
+}
+
+// fastField_AnalyticsTotals_activeMemberships is _AnalyticsTotals_activeMemberships's direct path.
+func (ec *executionContext) fastField_AnalyticsTotals_activeMemberships(obj *model.AnalyticsTotals) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AnalyticsTotals", "activeMemberships") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ActiveMemberships))
+	}
+	return b, true
+}
+
+// fastField_ApiKey_object is _ApiKey_object's direct path.
+func (ec *executionContext) fastField_ApiKey_object(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_ApiKey_id is _ApiKey_id's direct path.
+func (ec *executionContext) fastField_ApiKey_id(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_ApiKey_name is _ApiKey_name's direct path.
+func (ec *executionContext) fastField_ApiKey_name(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_ApiKey_scope is _ApiKey_scope's direct path.
+func (ec *executionContext) fastField_ApiKey_scope(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "scope") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope[obj.Scope])
+	}
+	return b, true
+}
+
+// fastField_ApiKey_prefix is _ApiKey_prefix's direct path.
+func (ec *executionContext) fastField_ApiKey_prefix(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "prefix") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Prefix)
+	}
+	return b, true
+}
+
+// fastField_ApiKey_createdAt is _ApiKey_createdAt's direct path.
+func (ec *executionContext) fastField_ApiKey_createdAt(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ApiKey_lastUsedAt is _ApiKey_lastUsedAt's direct path.
+func (ec *executionContext) fastField_ApiKey_lastUsedAt(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "lastUsedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastUsedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastUsedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ApiKey_expiresAt is _ApiKey_expiresAt's direct path.
+func (ec *executionContext) fastField_ApiKey_expiresAt(obj *model.APIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKey", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ApiKeyEdge_cursor is _ApiKeyEdge_cursor's direct path.
+func (ec *executionContext) fastField_ApiKeyEdge_cursor(obj *model.APIKeyEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiKeyEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_BillingSubscription_plan is _BillingSubscription_plan's direct path.
+func (ec *executionContext) fastField_BillingSubscription_plan(obj *model.BillingSubscription) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BillingSubscription", "plan") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[obj.Plan])
+	}
+	return b, true
+}
+
+// fastField_BillingSubscription_status is _BillingSubscription_status's direct path.
+func (ec *executionContext) fastField_BillingSubscription_status(obj *model.BillingSubscription) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BillingSubscription", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNSubscriptionStatus2commerceᚋgraphᚋmodelᚐSubscriptionStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_BillingSubscription_currentPeriodEnd is _BillingSubscription_currentPeriodEnd's direct path.
+func (ec *executionContext) fastField_BillingSubscription_currentPeriodEnd(obj *model.BillingSubscription) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BillingSubscription", "currentPeriodEnd") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CurrentPeriodEnd == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.CurrentPeriodEnd); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_BillingSubscription_cancelAt is _BillingSubscription_cancelAt's direct path.
+func (ec *executionContext) fastField_BillingSubscription_cancelAt(obj *model.BillingSubscription) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BillingSubscription", "cancelAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CancelAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.CancelAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_object is _BootstrapSession_object's direct path.
+func (ec *executionContext) fastField_BootstrapSession_object(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_sessionId is _BootstrapSession_sessionId's direct path.
+func (ec *executionContext) fastField_BootstrapSession_sessionId(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "sessionId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.SessionID)
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_email is _BootstrapSession_email's direct path.
+func (ec *executionContext) fastField_BootstrapSession_email(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "email") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Email)
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_status is _BootstrapSession_status's direct path.
+func (ec *executionContext) fastField_BootstrapSession_status(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNBootstrapStatus2commerceᚋgraphᚋmodelᚐBootstrapStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_expiresAt is _BootstrapSession_expiresAt's direct path.
+func (ec *executionContext) fastField_BootstrapSession_expiresAt(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.ExpiresAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_accountId is _BootstrapSession_accountId's direct path.
+func (ec *executionContext) fastField_BootstrapSession_accountId(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "accountId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AccountID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AccountID))
+	}
+	return b, true
+}
+
+// fastField_BootstrapSession_accountCreated is _BootstrapSession_accountCreated's direct path.
+func (ec *executionContext) fastField_BootstrapSession_accountCreated(obj *model.BootstrapSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrapSession", "accountCreated") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AccountCreated == nil {
+			b.WriteString("null")
+			break
+		}
+		b.bool((*obj.AccountCreated))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_object is _BootstrappedStore_object's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_object(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_id is _BootstrappedStore_id's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_id(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_displayName is _BootstrappedStore_displayName's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_displayName(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "displayName") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisplayName == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.DisplayName))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_bio is _BootstrappedStore_bio's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_bio(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "bio") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Bio == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Bio))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_avatarUrl is _BootstrappedStore_avatarUrl's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_avatarUrl(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "avatarUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AvatarURL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AvatarURL))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_slug is _BootstrappedStore_slug's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_slug(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "slug") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Slug == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Slug))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_url is _BootstrappedStore_url's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_url(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.URL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.URL))
+	}
+	return b, true
+}
+
+// fastField_BootstrappedStore_apiKey is _BootstrappedStore_apiKey's direct path.
+func (ec *executionContext) fastField_BootstrappedStore_apiKey(obj *model.BootstrappedStore) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("BootstrappedStore", "apiKey") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.APIKey)
+	}
+	return b, true
+}
+
+// fastField_Checkout_object is _Checkout_object's direct path.
+func (ec *executionContext) fastField_Checkout_object(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Checkout_id is _Checkout_id's direct path.
+func (ec *executionContext) fastField_Checkout_id(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Checkout_orderId is _Checkout_orderId's direct path.
+func (ec *executionContext) fastField_Checkout_orderId(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "orderId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.OrderID)
+	}
+	return b, true
+}
+
+// fastField_Checkout_url is _Checkout_url's direct path.
+func (ec *executionContext) fastField_Checkout_url(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_Checkout_subtotal is _Checkout_subtotal's direct path.
+func (ec *executionContext) fastField_Checkout_subtotal(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "subtotal") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Subtotal))
+	}
+	return b, true
+}
+
+// fastField_Checkout_amount is _Checkout_amount's direct path.
+func (ec *executionContext) fastField_Checkout_amount(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "amount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Amount))
+	}
+	return b, true
+}
+
+// fastField_Checkout_currency is _Checkout_currency's direct path.
+func (ec *executionContext) fastField_Checkout_currency(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Currency)
+	}
+	return b, true
+}
+
+// fastField_Checkout_expiresAt is _Checkout_expiresAt's direct path.
+func (ec *executionContext) fastField_Checkout_expiresAt(obj *model.Checkout) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Checkout", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CheckoutField_key is _CheckoutField_key's direct path.
+func (ec *executionContext) fastField_CheckoutField_key(obj *model.CheckoutField) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CheckoutField", "key") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Key)
+	}
+	return b, true
+}
+
+// fastField_CheckoutField_label is _CheckoutField_label's direct path.
+func (ec *executionContext) fastField_CheckoutField_label(obj *model.CheckoutField) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CheckoutField", "label") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Label)
+	}
+	return b, true
+}
+
+// fastField_CheckoutField_kind is _CheckoutField_kind's direct path.
+func (ec *executionContext) fastField_CheckoutField_kind(obj *model.CheckoutField) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CheckoutField", "kind") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNCheckoutFieldKind2commerceᚋgraphᚋmodelᚐCheckoutFieldKind[obj.Kind])
+	}
+	return b, true
+}
+
+// fastField_CheckoutField_required is _CheckoutField_required's direct path.
+func (ec *executionContext) fastField_CheckoutField_required(obj *model.CheckoutField) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CheckoutField", "required") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.Required)
+	}
+	return b, true
+}
+
+// fastField_CheckoutField_options is _CheckoutField_options's direct path.
+func (ec *executionContext) fastField_CheckoutField_options(obj *model.CheckoutField) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CheckoutField", "options") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Options == nil {
+			b.WriteString("null")
+			break
+		}
+		b.WriteByte('[')
+		for j := range obj.Options {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.str(obj.Options[j])
+		}
+		b.WriteByte(']')
+	}
+	return b, true
+}
+
+// fastField_ConsoleSession_expiresAt is _ConsoleSession_expiresAt's direct path.
+func (ec *executionContext) fastField_ConsoleSession_expiresAt(obj *model.ConsoleSession) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ConsoleSession", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.ExpiresAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_object is _CreatedApiKey_object's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_object(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_id is _CreatedApiKey_id's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_id(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_name is _CreatedApiKey_name's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_name(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_scope is _CreatedApiKey_scope's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_scope(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "scope") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNApiKeyScope2commerceᚋgraphᚋmodelᚐAPIKeyScope[obj.Scope])
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_prefix is _CreatedApiKey_prefix's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_prefix(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "prefix") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Prefix)
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_createdAt is _CreatedApiKey_createdAt's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_createdAt(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_lastUsedAt is _CreatedApiKey_lastUsedAt's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_lastUsedAt(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "lastUsedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastUsedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastUsedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_expiresAt is _CreatedApiKey_expiresAt's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_expiresAt(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedApiKey_key is _CreatedApiKey_key's direct path.
+func (ec *executionContext) fastField_CreatedApiKey_key(obj *model.CreatedAPIKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedApiKey", "key") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Key)
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_object is _CreatedWebhookEndpoint_object's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_object(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_id is _CreatedWebhookEndpoint_id's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_id(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_url is _CreatedWebhookEndpoint_url's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_url(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_name is _CreatedWebhookEndpoint_name's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_name(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Name == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Name))
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_events is _CreatedWebhookEndpoint_events's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_events(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "events") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.WriteByte('[')
+		for j := range obj.Events {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
+		}
+		b.WriteByte(']')
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_status is _CreatedWebhookEndpoint_status's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_status(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_disabledReason is _CreatedWebhookEndpoint_disabledReason's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_disabledReason(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "disabledReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisabledReason == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason[(*obj.DisabledReason)])
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_consecutiveFailures is _CreatedWebhookEndpoint_consecutiveFailures's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_consecutiveFailures(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "consecutiveFailures") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ConsecutiveFailures))
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_createdAt is _CreatedWebhookEndpoint_createdAt's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_createdAt(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_updatedAt is _CreatedWebhookEndpoint_updatedAt's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_updatedAt(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedWebhookEndpoint_secret is _CreatedWebhookEndpoint_secret's direct path.
+func (ec *executionContext) fastField_CreatedWebhookEndpoint_secret(obj *model.CreatedWebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedWebhookEndpoint", "secret") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Secret)
+	}
+	return b, true
+}
+
+// fastField_Customer_object is _Customer_object's direct path.
+func (ec *executionContext) fastField_Customer_object(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Customer_id is _Customer_id's direct path.
+func (ec *executionContext) fastField_Customer_id(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Customer_email is _Customer_email's direct path.
+func (ec *executionContext) fastField_Customer_email(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "email") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Email)
+	}
+	return b, true
+}
+
+// fastField_Customer_ordersCount is _Customer_ordersCount's direct path.
+func (ec *executionContext) fastField_Customer_ordersCount(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "ordersCount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.OrdersCount))
+	}
+	return b, true
+}
+
+// fastField_Customer_totalSpent is _Customer_totalSpent's direct path.
+func (ec *executionContext) fastField_Customer_totalSpent(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "totalSpent") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.TotalSpent))
+	}
+	return b, true
+}
+
+// fastField_Customer_currency is _Customer_currency's direct path.
+func (ec *executionContext) fastField_Customer_currency(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Currency == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Currency))
+	}
+	return b, true
+}
+
+// fastField_Customer_firstOrderAt is _Customer_firstOrderAt's direct path.
+func (ec *executionContext) fastField_Customer_firstOrderAt(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "firstOrderAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.FirstOrderAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.FirstOrderAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Customer_lastOrderAt is _Customer_lastOrderAt's direct path.
+func (ec *executionContext) fastField_Customer_lastOrderAt(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "lastOrderAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastOrderAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastOrderAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Customer_createdAt is _Customer_createdAt's direct path.
+func (ec *executionContext) fastField_Customer_createdAt(obj *model.Customer) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Customer", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CustomerEdge_cursor is _CustomerEdge_cursor's direct path.
+func (ec *executionContext) fastField_CustomerEdge_cursor(obj *model.CustomerEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CustomerEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_Deliverable_object is _Deliverable_object's direct path.
+func (ec *executionContext) fastField_Deliverable_object(obj *model.Deliverable) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Deliverable", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Deliverable_id is _Deliverable_id's direct path.
+func (ec *executionContext) fastField_Deliverable_id(obj *model.Deliverable) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Deliverable", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Deliverable_type is _Deliverable_type's direct path.
+func (ec *executionContext) fastField_Deliverable_type(obj *model.Deliverable) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Deliverable", "type") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNDeliverableType2commerceᚋgraphᚋmodelᚐDeliverableType[obj.Type])
+	}
+	return b, true
+}
+
+// fastField_Deliverable_value is _Deliverable_value's direct path.
+func (ec *executionContext) fastField_Deliverable_value(obj *model.Deliverable) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Deliverable", "value") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Value == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Value))
+	}
+	return b, true
+}
+
+// fastField_Deliverable_createdAt is _Deliverable_createdAt's direct path.
+func (ec *executionContext) fastField_Deliverable_createdAt(obj *model.Deliverable) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Deliverable", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_DeliverableFile_name is _DeliverableFile_name's direct path.
+func (ec *executionContext) fastField_DeliverableFile_name(obj *model.DeliverableFile) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DeliverableFile", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_DeliverableFile_size is _DeliverableFile_size's direct path.
+func (ec *executionContext) fastField_DeliverableFile_size(obj *model.DeliverableFile) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DeliverableFile", "size") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Size))
+	}
+	return b, true
+}
+
+// fastField_DeliverableFile_contentType is _DeliverableFile_contentType's direct path.
+func (ec *executionContext) fastField_DeliverableFile_contentType(obj *model.DeliverableFile) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DeliverableFile", "contentType") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ContentType)
+	}
+	return b, true
+}
+
+// fastField_Discount_object is _Discount_object's direct path.
+func (ec *executionContext) fastField_Discount_object(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Discount_id is _Discount_id's direct path.
+func (ec *executionContext) fastField_Discount_id(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Discount_name is _Discount_name's direct path.
+func (ec *executionContext) fastField_Discount_name(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Name == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Name))
+	}
+	return b, true
+}
+
+// fastField_Discount_code is _Discount_code's direct path.
+func (ec *executionContext) fastField_Discount_code(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "code") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Code)
+	}
+	return b, true
+}
+
+// fastField_Discount_type is _Discount_type's direct path.
+func (ec *executionContext) fastField_Discount_type(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "type") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNDiscountType2commerceᚋgraphᚋmodelᚐDiscountType[obj.Type])
+	}
+	return b, true
+}
+
+// fastField_Discount_percentOff is _Discount_percentOff's direct path.
+func (ec *executionContext) fastField_Discount_percentOff(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "percentOff") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.PercentOff == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.PercentOff)))
+	}
+	return b, true
+}
+
+// fastField_Discount_amountOff is _Discount_amountOff's direct path.
+func (ec *executionContext) fastField_Discount_amountOff(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "amountOff") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AmountOff == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.AmountOff)))
+	}
+	return b, true
+}
+
+// fastField_Discount_listingIds is _Discount_listingIds's direct path.
+func (ec *executionContext) fastField_Discount_listingIds(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "listingIds") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.WriteByte('[')
+		for j := range obj.ListingIds {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.str(obj.ListingIds[j])
+		}
+		b.WriteByte(']')
+	}
+	return b, true
+}
+
+// fastField_Discount_startsAt is _Discount_startsAt's direct path.
+func (ec *executionContext) fastField_Discount_startsAt(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "startsAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.StartsAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.StartsAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Discount_expiresAt is _Discount_expiresAt's direct path.
+func (ec *executionContext) fastField_Discount_expiresAt(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Discount_maxRedemptions is _Discount_maxRedemptions's direct path.
+func (ec *executionContext) fastField_Discount_maxRedemptions(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "maxRedemptions") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.MaxRedemptions == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.MaxRedemptions)))
+	}
+	return b, true
+}
+
+// fastField_Discount_maxRedemptionsPerCustomer is _Discount_maxRedemptionsPerCustomer's direct path.
+func (ec *executionContext) fastField_Discount_maxRedemptionsPerCustomer(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "maxRedemptionsPerCustomer") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.MaxRedemptionsPerCustomer == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.MaxRedemptionsPerCustomer)))
+	}
+	return b, true
+}
+
+// fastField_Discount_minimumAmount is _Discount_minimumAmount's direct path.
+func (ec *executionContext) fastField_Discount_minimumAmount(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "minimumAmount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.MinimumAmount == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.MinimumAmount)))
+	}
+	return b, true
+}
+
+// fastField_Discount_redemptionsCount is _Discount_redemptionsCount's direct path.
+func (ec *executionContext) fastField_Discount_redemptionsCount(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "redemptionsCount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.RedemptionsCount))
+	}
+	return b, true
+}
+
+// fastField_Discount_status is _Discount_status's direct path.
+func (ec *executionContext) fastField_Discount_status(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNDiscountStatus2commerceᚋgraphᚋmodelᚐDiscountStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_Discount_shareUrl is _Discount_shareUrl's direct path.
+func (ec *executionContext) fastField_Discount_shareUrl(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "shareUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ShareURL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.ShareURL))
+	}
+	return b, true
+}
+
+// fastField_Discount_metadata is _Discount_metadata's direct path.
+func (ec *executionContext) fastField_Discount_metadata(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "metadata") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Metadata == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.Metadata); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_Discount_createdAt is _Discount_createdAt's direct path.
+func (ec *executionContext) fastField_Discount_createdAt(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Discount_updatedAt is _Discount_updatedAt's direct path.
+func (ec *executionContext) fastField_Discount_updatedAt(obj *model.Discount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Discount", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_DiscountEdge_cursor is _DiscountEdge_cursor's direct path.
+func (ec *executionContext) fastField_DiscountEdge_cursor(obj *model.DiscountEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DiscountEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_DiscountReadiness_usable is _DiscountReadiness_usable's direct path.
+func (ec *executionContext) fastField_DiscountReadiness_usable(obj *model.DiscountReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DiscountReadiness", "usable") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.Usable)
+	}
+	return b, true
+}
+
+// fastField_DiscountReadiness_next is _DiscountReadiness_next's direct path.
+func (ec *executionContext) fastField_DiscountReadiness_next(obj *model.DiscountReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DiscountReadiness", "next") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Next == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[(*obj.Next)])
+	}
+	return b, true
+}
+
+// fastField_DownloadCount_deliverableId is _DownloadCount_deliverableId's direct path.
+func (ec *executionContext) fastField_DownloadCount_deliverableId(obj *model.DownloadCount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DownloadCount", "deliverableId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.DeliverableID)
+	}
+	return b, true
+}
+
+// fastField_DownloadCount_count is _DownloadCount_count's direct path.
+func (ec *executionContext) fastField_DownloadCount_count(obj *model.DownloadCount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DownloadCount", "count") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Count))
+	}
+	return b, true
+}
+
+// fastField_DownloadCount_limit is _DownloadCount_limit's direct path.
+func (ec *executionContext) fastField_DownloadCount_limit(obj *model.DownloadCount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("DownloadCount", "limit") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Limit == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.Limit)))
+	}
+	return b, true
+}
+
+// fastField_Event_id is _Event_id's direct path.
+func (ec *executionContext) fastField_Event_id(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Event_object is _Event_object's direct path.
+func (ec *executionContext) fastField_Event_object(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Event_type is _Event_type's direct path.
+func (ec *executionContext) fastField_Event_type(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "type") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Type])
+	}
+	return b, true
+}
+
+// fastField_Event_createdAt is _Event_createdAt's direct path.
+func (ec *executionContext) fastField_Event_createdAt(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Event_listingId is _Event_listingId's direct path.
+func (ec *executionContext) fastField_Event_listingId(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ListingID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.ListingID))
+	}
+	return b, true
+}
+
+// fastField_Event_orderId is _Event_orderId's direct path.
+func (ec *executionContext) fastField_Event_orderId(obj *model.Event) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Event", "orderId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.OrderID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.OrderID))
+	}
+	return b, true
+}
+
+// fastField_EventEdge_cursor is _EventEdge_cursor's direct path.
+func (ec *executionContext) fastField_EventEdge_cursor(obj *model.EventEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("EventEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_File_object is _File_object's direct path.
+func (ec *executionContext) fastField_File_object(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_File_token is _File_token's direct path.
+func (ec *executionContext) fastField_File_token(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "token") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Token)
+	}
+	return b, true
+}
+
+// fastField_File_purpose is _File_purpose's direct path.
+func (ec *executionContext) fastField_File_purpose(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "purpose") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose[obj.Purpose])
+	}
+	return b, true
+}
+
+// fastField_File_filename is _File_filename's direct path.
+func (ec *executionContext) fastField_File_filename(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "filename") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Filename)
+	}
+	return b, true
+}
+
+// fastField_File_size is _File_size's direct path.
+func (ec *executionContext) fastField_File_size(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "size") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Size))
+	}
+	return b, true
+}
+
+// fastField_File_contentType is _File_contentType's direct path.
+func (ec *executionContext) fastField_File_contentType(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "contentType") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ContentType)
+	}
+	return b, true
+}
+
+// fastField_File_expiresAt is _File_expiresAt's direct path.
+func (ec *executionContext) fastField_File_expiresAt(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.ExpiresAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_GraphQLCall_query is _GraphQLCall_query's direct path.
+func (ec *executionContext) fastField_GraphQLCall_query(obj *model.GraphQLCall) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("GraphQLCall", "query") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Query)
+	}
+	return b, true
+}
+
+// fastField_GraphQLCall_variables is _GraphQLCall_variables's direct path.
+func (ec *executionContext) fastField_GraphQLCall_variables(obj *model.GraphQLCall) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("GraphQLCall", "variables") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Variables == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.Variables); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_object is _LicenseActivation_object's direct path.
+func (ec *executionContext) fastField_LicenseActivation_object(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_id is _LicenseActivation_id's direct path.
+func (ec *executionContext) fastField_LicenseActivation_id(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_fingerprint is _LicenseActivation_fingerprint's direct path.
+func (ec *executionContext) fastField_LicenseActivation_fingerprint(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "fingerprint") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Fingerprint)
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_label is _LicenseActivation_label's direct path.
+func (ec *executionContext) fastField_LicenseActivation_label(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "label") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Label == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Label))
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_metadata is _LicenseActivation_metadata's direct path.
+func (ec *executionContext) fastField_LicenseActivation_metadata(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "metadata") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Metadata == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.Metadata); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_createdAt is _LicenseActivation_createdAt's direct path.
+func (ec *executionContext) fastField_LicenseActivation_createdAt(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseActivation_lastSeenAt is _LicenseActivation_lastSeenAt's direct path.
+func (ec *executionContext) fastField_LicenseActivation_lastSeenAt(obj *model.LicenseActivation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseActivation", "lastSeenAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.LastSeenAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_object is _LicenseKey_object's direct path.
+func (ec *executionContext) fastField_LicenseKey_object(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_id is _LicenseKey_id's direct path.
+func (ec *executionContext) fastField_LicenseKey_id(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_key is _LicenseKey_key's direct path.
+func (ec *executionContext) fastField_LicenseKey_key(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "key") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Key)
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_listingId is _LicenseKey_listingId's direct path.
+func (ec *executionContext) fastField_LicenseKey_listingId(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingID)
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_orderId is _LicenseKey_orderId's direct path.
+func (ec *executionContext) fastField_LicenseKey_orderId(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "orderId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.OrderID)
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_customerId is _LicenseKey_customerId's direct path.
+func (ec *executionContext) fastField_LicenseKey_customerId(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "customerId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CustomerID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.CustomerID))
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_status is _LicenseKey_status's direct path.
+func (ec *executionContext) fastField_LicenseKey_status(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_activationLimit is _LicenseKey_activationLimit's direct path.
+func (ec *executionContext) fastField_LicenseKey_activationLimit(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "activationLimit") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ActivationLimit == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.ActivationLimit)))
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_activationsCount is _LicenseKey_activationsCount's direct path.
+func (ec *executionContext) fastField_LicenseKey_activationsCount(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "activationsCount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ActivationsCount))
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_expiresAt is _LicenseKey_expiresAt's direct path.
+func (ec *executionContext) fastField_LicenseKey_expiresAt(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_lastValidatedAt is _LicenseKey_lastValidatedAt's direct path.
+func (ec *executionContext) fastField_LicenseKey_lastValidatedAt(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "lastValidatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastValidatedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastValidatedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_createdAt is _LicenseKey_createdAt's direct path.
+func (ec *executionContext) fastField_LicenseKey_createdAt(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseKey_updatedAt is _LicenseKey_updatedAt's direct path.
+func (ec *executionContext) fastField_LicenseKey_updatedAt(obj *model.LicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKey", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_LicenseKeyEdge_cursor is _LicenseKeyEdge_cursor's direct path.
+func (ec *executionContext) fastField_LicenseKeyEdge_cursor(obj *model.LicenseKeyEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseKeyEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_LicenseSettings_activationLimit is _LicenseSettings_activationLimit's direct path.
+func (ec *executionContext) fastField_LicenseSettings_activationLimit(obj *model.LicenseSettings) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseSettings", "activationLimit") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ActivationLimit == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.ActivationLimit)))
+	}
+	return b, true
+}
+
+// fastField_LicenseSettings_expiresAfterDays is _LicenseSettings_expiresAfterDays's direct path.
+func (ec *executionContext) fastField_LicenseSettings_expiresAfterDays(obj *model.LicenseSettings) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseSettings", "expiresAfterDays") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAfterDays == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.ExpiresAfterDays)))
+	}
+	return b, true
+}
+
+// fastField_LicenseSettings_keyPrefix is _LicenseSettings_keyPrefix's direct path.
+func (ec *executionContext) fastField_LicenseSettings_keyPrefix(obj *model.LicenseSettings) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseSettings", "keyPrefix") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.KeyPrefix)
+	}
+	return b, true
+}
+
+// fastField_LicenseValidation_object is _LicenseValidation_object's direct path.
+func (ec *executionContext) fastField_LicenseValidation_object(obj *model.LicenseValidation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseValidation", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_LicenseValidation_valid is _LicenseValidation_valid's direct path.
+func (ec *executionContext) fastField_LicenseValidation_valid(obj *model.LicenseValidation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseValidation", "valid") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.Valid)
+	}
+	return b, true
+}
+
+// fastField_LicenseValidation_code is _LicenseValidation_code's direct path.
+func (ec *executionContext) fastField_LicenseValidation_code(obj *model.LicenseValidation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseValidation", "code") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNLicenseValidationCode2commerceᚋgraphᚋmodelᚐLicenseValidationCode[obj.Code])
+	}
+	return b, true
+}
+
+// fastField_LicenseValidation_token is _LicenseValidation_token's direct path.
+func (ec *executionContext) fastField_LicenseValidation_token(obj *model.LicenseValidation) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("LicenseValidation", "token") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Token == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Token))
+	}
+	return b, true
+}
+
+// fastField_Listing_object is _Listing_object's direct path.
+func (ec *executionContext) fastField_Listing_object(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Listing_id is _Listing_id's direct path.
+func (ec *executionContext) fastField_Listing_id(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Listing_title is _Listing_title's direct path.
+func (ec *executionContext) fastField_Listing_title(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "title") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Title)
+	}
+	return b, true
+}
+
+// fastField_Listing_description is _Listing_description's direct path.
+func (ec *executionContext) fastField_Listing_description(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Description == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Description))
+	}
+	return b, true
+}
+
+// fastField_Listing_price is _Listing_price's direct path.
+func (ec *executionContext) fastField_Listing_price(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "price") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Price))
+	}
+	return b, true
+}
+
+// fastField_Listing_pricing is _Listing_pricing's direct path.
+func (ec *executionContext) fastField_Listing_pricing(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "pricing") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNListingPricing2commerceᚋgraphᚋmodelᚐListingPricing[obj.Pricing])
+	}
+	return b, true
+}
+
+// fastField_Listing_suggestedPrice is _Listing_suggestedPrice's direct path.
+func (ec *executionContext) fastField_Listing_suggestedPrice(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "suggestedPrice") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.SuggestedPrice == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.SuggestedPrice)))
+	}
+	return b, true
+}
+
+// fastField_Listing_maximumPrice is _Listing_maximumPrice's direct path.
+func (ec *executionContext) fastField_Listing_maximumPrice(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "maximumPrice") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.MaximumPrice == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.MaximumPrice)))
+	}
+	return b, true
+}
+
+// fastField_Listing_currency is _Listing_currency's direct path.
+func (ec *executionContext) fastField_Listing_currency(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Currency == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Currency))
+	}
+	return b, true
+}
+
+// fastField_Listing_slug is _Listing_slug's direct path.
+func (ec *executionContext) fastField_Listing_slug(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "slug") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Slug)
+	}
+	return b, true
+}
+
+// fastField_Listing_status is _Listing_status's direct path.
+func (ec *executionContext) fastField_Listing_status(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNListingStatus2commerceᚋgraphᚋmodelᚐListingStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_Listing_url is _Listing_url's direct path.
+func (ec *executionContext) fastField_Listing_url(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_Listing_checkoutUrl is _Listing_checkoutUrl's direct path.
+func (ec *executionContext) fastField_Listing_checkoutUrl(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "checkoutUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.CheckoutURL)
+	}
+	return b, true
+}
+
+// fastField_Listing_coverUrl is _Listing_coverUrl's direct path.
+func (ec *executionContext) fastField_Listing_coverUrl(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "coverUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CoverURL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.CoverURL))
+	}
+	return b, true
+}
+
+// fastField_Listing_coverBlur is _Listing_coverBlur's direct path.
+func (ec *executionContext) fastField_Listing_coverBlur(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "coverBlur") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNCoverBlur2commerceᚋgraphᚋmodelᚐCoverBlur[obj.CoverBlur])
+	}
+	return b, true
+}
+
+// fastField_Listing_fulfillment is _Listing_fulfillment's direct path.
+func (ec *executionContext) fastField_Listing_fulfillment(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "fulfillment") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNFulfillment2commerceᚋgraphᚋmodelᚐFulfillment[obj.Fulfillment])
+	}
+	return b, true
+}
+
+// fastField_Listing_externalDelivery is _Listing_externalDelivery's direct path.
+func (ec *executionContext) fastField_Listing_externalDelivery(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "externalDelivery") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery[obj.ExternalDelivery])
+	}
+	return b, true
+}
+
+// fastField_Listing_billing is _Listing_billing's direct path.
+func (ec *executionContext) fastField_Listing_billing(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "billing") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNListingBilling2commerceᚋgraphᚋmodelᚐListingBilling[obj.Billing])
+	}
+	return b, true
+}
+
+// fastField_Listing_interval is _Listing_interval's direct path.
+func (ec *executionContext) fastField_Listing_interval(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "interval") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Interval == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOMembershipInterval2ᚖcommerceᚋgraphᚋmodelᚐMembershipInterval[(*obj.Interval)])
+	}
+	return b, true
+}
+
+// fastField_Listing_trialDays is _Listing_trialDays's direct path.
+func (ec *executionContext) fastField_Listing_trialDays(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "trialDays") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.TrialDays))
+	}
+	return b, true
+}
+
+// fastField_Listing_utmSource is _Listing_utmSource's direct path.
+func (ec *executionContext) fastField_Listing_utmSource(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "utmSource") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.UtmSource == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.UtmSource))
+	}
+	return b, true
+}
+
+// fastField_Listing_utmMedium is _Listing_utmMedium's direct path.
+func (ec *executionContext) fastField_Listing_utmMedium(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "utmMedium") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.UtmMedium == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.UtmMedium))
+	}
+	return b, true
+}
+
+// fastField_Listing_utmCampaign is _Listing_utmCampaign's direct path.
+func (ec *executionContext) fastField_Listing_utmCampaign(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "utmCampaign") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.UtmCampaign == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.UtmCampaign))
+	}
+	return b, true
+}
+
+// fastField_Listing_metadata is _Listing_metadata's direct path.
+func (ec *executionContext) fastField_Listing_metadata(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "metadata") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Metadata == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.Metadata); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_Listing_createdAt is _Listing_createdAt's direct path.
+func (ec *executionContext) fastField_Listing_createdAt(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Listing_updatedAt is _Listing_updatedAt's direct path.
+func (ec *executionContext) fastField_Listing_updatedAt(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Listing_publishedAt is _Listing_publishedAt's direct path.
+func (ec *executionContext) fastField_Listing_publishedAt(obj *model.Listing) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Listing", "publishedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.PublishedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.PublishedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ListingAccess_downloadLimit is _ListingAccess_downloadLimit's direct path.
+func (ec *executionContext) fastField_ListingAccess_downloadLimit(obj *model.ListingAccess) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAccess", "downloadLimit") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DownloadLimit == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.DownloadLimit)))
+	}
+	return b, true
+}
+
+// fastField_ListingAccess_accessDays is _ListingAccess_accessDays's direct path.
+func (ec *executionContext) fastField_ListingAccess_accessDays(obj *model.ListingAccess) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAccess", "accessDays") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AccessDays == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.AccessDays)))
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_listingId is _ListingAnalytics_listingId's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_listingId(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingID)
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_title is _ListingAnalytics_title's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_title(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "title") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Title)
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_revenue is _ListingAnalytics_revenue's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_revenue(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "revenue") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Revenue))
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_orders is _ListingAnalytics_orders's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_orders(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "orders") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Orders))
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_views is _ListingAnalytics_views's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_views(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "views") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Views))
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_checkouts is _ListingAnalytics_checkouts's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_checkouts(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "checkouts") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Checkouts))
+	}
+	return b, true
+}
+
+// fastField_ListingAnalytics_conversionRate is _ListingAnalytics_conversionRate's direct path.
+func (ec *executionContext) fastField_ListingAnalytics_conversionRate(obj *model.ListingAnalytics) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingAnalytics", "conversionRate") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ConversionRate == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.ConversionRate))
+	}
+	return b, true
+}
+
+// fastField_ListingEdge_cursor is _ListingEdge_cursor's direct path.
+func (ec *executionContext) fastField_ListingEdge_cursor(obj *model.ListingEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_ListingReadiness_sellable is _ListingReadiness_sellable's direct path.
+func (ec *executionContext) fastField_ListingReadiness_sellable(obj *model.ListingReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingReadiness", "sellable") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.Sellable)
+	}
+	return b, true
+}
+
+// fastField_ListingReadiness_next is _ListingReadiness_next's direct path.
+func (ec *executionContext) fastField_ListingReadiness_next(obj *model.ListingReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ListingReadiness", "next") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Next == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[(*obj.Next)])
+	}
+	return b, true
+}
+
+// fastField_McpCall_tool is _McpCall_tool's direct path.
+func (ec *executionContext) fastField_McpCall_tool(obj *model.MCPCall) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("McpCall", "tool") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Tool)
+	}
+	return b, true
+}
+
+// fastField_McpCall_arguments is _McpCall_arguments's direct path.
+func (ec *executionContext) fastField_McpCall_arguments(obj *model.MCPCall) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("McpCall", "arguments") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Arguments == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.Arguments); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_object is _Membership_object's direct path.
+func (ec *executionContext) fastField_Membership_object(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Membership_id is _Membership_id's direct path.
+func (ec *executionContext) fastField_Membership_id(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Membership_listingId is _Membership_listingId's direct path.
+func (ec *executionContext) fastField_Membership_listingId(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingID)
+	}
+	return b, true
+}
+
+// fastField_Membership_customerId is _Membership_customerId's direct path.
+func (ec *executionContext) fastField_Membership_customerId(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "customerId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.CustomerID)
+	}
+	return b, true
+}
+
+// fastField_Membership_buyerEmail is _Membership_buyerEmail's direct path.
+func (ec *executionContext) fastField_Membership_buyerEmail(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "buyerEmail") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.BuyerEmail)
+	}
+	return b, true
+}
+
+// fastField_Membership_status is _Membership_status's direct path.
+func (ec *executionContext) fastField_Membership_status(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNMembershipStatus2commerceᚋgraphᚋmodelᚐMembershipStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_Membership_interval is _Membership_interval's direct path.
+func (ec *executionContext) fastField_Membership_interval(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "interval") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNMembershipInterval2commerceᚋgraphᚋmodelᚐMembershipInterval[obj.Interval])
+	}
+	return b, true
+}
+
+// fastField_Membership_amount is _Membership_amount's direct path.
+func (ec *executionContext) fastField_Membership_amount(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "amount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Amount))
+	}
+	return b, true
+}
+
+// fastField_Membership_currency is _Membership_currency's direct path.
+func (ec *executionContext) fastField_Membership_currency(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Currency)
+	}
+	return b, true
+}
+
+// fastField_Membership_currentPeriodStart is _Membership_currentPeriodStart's direct path.
+func (ec *executionContext) fastField_Membership_currentPeriodStart(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "currentPeriodStart") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CurrentPeriodStart; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_currentPeriodEnd is _Membership_currentPeriodEnd's direct path.
+func (ec *executionContext) fastField_Membership_currentPeriodEnd(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "currentPeriodEnd") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CurrentPeriodEnd; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_trialEnd is _Membership_trialEnd's direct path.
+func (ec *executionContext) fastField_Membership_trialEnd(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "trialEnd") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.TrialEnd == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.TrialEnd); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_cancelAtPeriodEnd is _Membership_cancelAtPeriodEnd's direct path.
+func (ec *executionContext) fastField_Membership_cancelAtPeriodEnd(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "cancelAtPeriodEnd") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.CancelAtPeriodEnd)
+	}
+	return b, true
+}
+
+// fastField_Membership_canceledAt is _Membership_canceledAt's direct path.
+func (ec *executionContext) fastField_Membership_canceledAt(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "canceledAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CanceledAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.CanceledAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_endedAt is _Membership_endedAt's direct path.
+func (ec *executionContext) fastField_Membership_endedAt(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "endedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.EndedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.EndedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_endedReason is _Membership_endedReason's direct path.
+func (ec *executionContext) fastField_Membership_endedReason(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "endedReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.EndedReason == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOMembershipEndedReason2ᚖcommerceᚋgraphᚋmodelᚐMembershipEndedReason[(*obj.EndedReason)])
+	}
+	return b, true
+}
+
+// fastField_Membership_latestOrderId is _Membership_latestOrderId's direct path.
+func (ec *executionContext) fastField_Membership_latestOrderId(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "latestOrderId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.LatestOrderID)
+	}
+	return b, true
+}
+
+// fastField_Membership_ordersCount is _Membership_ordersCount's direct path.
+func (ec *executionContext) fastField_Membership_ordersCount(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "ordersCount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.OrdersCount))
+	}
+	return b, true
+}
+
+// fastField_Membership_createdAt is _Membership_createdAt's direct path.
+func (ec *executionContext) fastField_Membership_createdAt(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Membership_updatedAt is _Membership_updatedAt's direct path.
+func (ec *executionContext) fastField_Membership_updatedAt(obj *model.Membership) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Membership", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_MembershipEdge_cursor is _MembershipEdge_cursor's direct path.
+func (ec *executionContext) fastField_MembershipEdge_cursor(obj *model.MembershipEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("MembershipEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_MembershipStats_mrr is _MembershipStats_mrr's direct path.
+func (ec *executionContext) fastField_MembershipStats_mrr(obj *model.MembershipStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("MembershipStats", "mrr") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Mrr))
+	}
+	return b, true
+}
+
+// fastField_MembershipStats_activeMemberships is _MembershipStats_activeMemberships's direct path.
+func (ec *executionContext) fastField_MembershipStats_activeMemberships(obj *model.MembershipStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("MembershipStats", "activeMemberships") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ActiveMemberships))
+	}
+	return b, true
+}
+
+// fastField_MembershipStats_currency is _MembershipStats_currency's direct path.
+func (ec *executionContext) fastField_MembershipStats_currency(obj *model.MembershipStats) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("MembershipStats", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Currency == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Currency))
+	}
+	return b, true
+}
+
+// fastField_Order_object is _Order_object's direct path.
+func (ec *executionContext) fastField_Order_object(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Order_id is _Order_id's direct path.
+func (ec *executionContext) fastField_Order_id(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Order_listingId is _Order_listingId's direct path.
+func (ec *executionContext) fastField_Order_listingId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingID)
+	}
+	return b, true
+}
+
+// fastField_Order_listingSlug is _Order_listingSlug's direct path.
+func (ec *executionContext) fastField_Order_listingSlug(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "listingSlug") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingSlug)
+	}
+	return b, true
+}
+
+// fastField_Order_customerId is _Order_customerId's direct path.
+func (ec *executionContext) fastField_Order_customerId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "customerId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CustomerID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.CustomerID))
+	}
+	return b, true
+}
+
+// fastField_Order_buyerEmail is _Order_buyerEmail's direct path.
+func (ec *executionContext) fastField_Order_buyerEmail(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "buyerEmail") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.BuyerEmail)
+	}
+	return b, true
+}
+
+// fastField_Order_subtotal is _Order_subtotal's direct path.
+func (ec *executionContext) fastField_Order_subtotal(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "subtotal") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Subtotal))
+	}
+	return b, true
+}
+
+// fastField_Order_amount is _Order_amount's direct path.
+func (ec *executionContext) fastField_Order_amount(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "amount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Amount))
+	}
+	return b, true
+}
+
+// fastField_Order_currency is _Order_currency's direct path.
+func (ec *executionContext) fastField_Order_currency(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Currency)
+	}
+	return b, true
+}
+
+// fastField_Order_platformFee is _Order_platformFee's direct path.
+func (ec *executionContext) fastField_Order_platformFee(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "platformFee") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.PlatformFee))
+	}
+	return b, true
+}
+
+// fastField_Order_netAmount is _Order_netAmount's direct path.
+func (ec *executionContext) fastField_Order_netAmount(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "netAmount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.NetAmount))
+	}
+	return b, true
+}
+
+// fastField_Order_contentType is _Order_contentType's direct path.
+func (ec *executionContext) fastField_Order_contentType(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "contentType") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNOrderContentType2commerceᚋgraphᚋmodelᚐOrderContentType[obj.ContentType])
+	}
+	return b, true
+}
+
+// fastField_Order_status is _Order_status's direct path.
+func (ec *executionContext) fastField_Order_status(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNOrderStatus2commerceᚋgraphᚋmodelᚐOrderStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_Order_paymentStatus is _Order_paymentStatus's direct path.
+func (ec *executionContext) fastField_Order_paymentStatus(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "paymentStatus") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPaymentStatus2commerceᚋgraphᚋmodelᚐPaymentStatus[obj.PaymentStatus])
+	}
+	return b, true
+}
+
+// fastField_Order_paymentIntentId is _Order_paymentIntentId's direct path.
+func (ec *executionContext) fastField_Order_paymentIntentId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "paymentIntentId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.PaymentIntentID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.PaymentIntentID))
+	}
+	return b, true
+}
+
+// fastField_Order_checkoutData is _Order_checkoutData's direct path.
+func (ec *executionContext) fastField_Order_checkoutData(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "checkoutData") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CheckoutData == nil {
+			return nil, false
+		}
+		if m := graphql.MarshalMap(obj.CheckoutData); m == graphql.Null {
+			return nil, false
+		} else {
+			m.MarshalGQL(b)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_handedOffAt is _Order_handedOffAt's direct path.
+func (ec *executionContext) fastField_Order_handedOffAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "handedOffAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.HandedOffAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.HandedOffAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_hasDeliverables is _Order_hasDeliverables's direct path.
+func (ec *executionContext) fastField_Order_hasDeliverables(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "hasDeliverables") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.HasDeliverables)
+	}
+	return b, true
+}
+
+// fastField_Order_disputeStatus is _Order_disputeStatus's direct path.
+func (ec *executionContext) fastField_Order_disputeStatus(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "disputeStatus") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisputeStatus == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalODisputeStatus2ᚖcommerceᚋgraphᚋmodelᚐDisputeStatus[(*obj.DisputeStatus)])
+	}
+	return b, true
+}
+
+// fastField_Order_refundAmount is _Order_refundAmount's direct path.
+func (ec *executionContext) fastField_Order_refundAmount(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "refundAmount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.RefundAmount == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.RefundAmount)))
+	}
+	return b, true
+}
+
+// fastField_Order_refundedAt is _Order_refundedAt's direct path.
+func (ec *executionContext) fastField_Order_refundedAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "refundedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.RefundedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.RefundedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_createdAt is _Order_createdAt's direct path.
+func (ec *executionContext) fastField_Order_createdAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_paidAt is _Order_paidAt's direct path.
+func (ec *executionContext) fastField_Order_paidAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "paidAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.PaidAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.PaidAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_fulfilledAt is _Order_fulfilledAt's direct path.
+func (ec *executionContext) fastField_Order_fulfilledAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "fulfilledAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.FulfilledAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.FulfilledAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_fulfillmentNote is _Order_fulfillmentNote's direct path.
+func (ec *executionContext) fastField_Order_fulfillmentNote(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "fulfillmentNote") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.FulfillmentNote == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.FulfillmentNote))
+	}
+	return b, true
+}
+
+// fastField_Order_canceledAt is _Order_canceledAt's direct path.
+func (ec *executionContext) fastField_Order_canceledAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "canceledAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.CanceledAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.CanceledAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_updatedAt is _Order_updatedAt's direct path.
+func (ec *executionContext) fastField_Order_updatedAt(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Order_membershipId is _Order_membershipId's direct path.
+func (ec *executionContext) fastField_Order_membershipId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "membershipId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.MembershipID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.MembershipID))
+	}
+	return b, true
+}
+
+// fastField_Order_billingReason is _Order_billingReason's direct path.
+func (ec *executionContext) fastField_Order_billingReason(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "billingReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.BillingReason == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[(*obj.BillingReason)])
+	}
+	return b, true
+}
+
+// fastField_OrderAccess_expiresAt is _OrderAccess_expiresAt's direct path.
+func (ec *executionContext) fastField_OrderAccess_expiresAt(obj *model.OrderAccess) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderAccess", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_OrderDiscount_id is _OrderDiscount_id's direct path.
+func (ec *executionContext) fastField_OrderDiscount_id(obj *model.OrderDiscount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderDiscount", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_OrderDiscount_code is _OrderDiscount_code's direct path.
+func (ec *executionContext) fastField_OrderDiscount_code(obj *model.OrderDiscount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderDiscount", "code") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Code)
+	}
+	return b, true
+}
+
+// fastField_OrderDiscount_amount is _OrderDiscount_amount's direct path.
+func (ec *executionContext) fastField_OrderDiscount_amount(obj *model.OrderDiscount) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderDiscount", "amount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Amount))
+	}
+	return b, true
+}
+
+// fastField_OrderEdge_cursor is _OrderEdge_cursor's direct path.
+func (ec *executionContext) fastField_OrderEdge_cursor(obj *model.OrderEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_OrderReadiness_next is _OrderReadiness_next's direct path.
+func (ec *executionContext) fastField_OrderReadiness_next(obj *model.OrderReadiness) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("OrderReadiness", "next") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Next == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode[(*obj.Next)])
+	}
+	return b, true
+}
+
+// fastField_PageInfo_hasNextPage is _PageInfo_hasNextPage's direct path.
+func (ec *executionContext) fastField_PageInfo_hasNextPage(obj *model.PageInfo) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PageInfo", "hasNextPage") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.HasNextPage)
+	}
+	return b, true
+}
+
+// fastField_PageInfo_endCursor is _PageInfo_endCursor's direct path.
+func (ec *executionContext) fastField_PageInfo_endCursor(obj *model.PageInfo) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PageInfo", "endCursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.EndCursor == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.EndCursor))
+	}
+	return b, true
+}
+
+// fastField_PageInfo_hasPreviousPage is _PageInfo_hasPreviousPage's direct path.
+func (ec *executionContext) fastField_PageInfo_hasPreviousPage(obj *model.PageInfo) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PageInfo", "hasPreviousPage") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.HasPreviousPage)
+	}
+	return b, true
+}
+
+// fastField_PageInfo_startCursor is _PageInfo_startCursor's direct path.
+func (ec *executionContext) fastField_PageInfo_startCursor(obj *model.PageInfo) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PageInfo", "startCursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.StartCursor == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.StartCursor))
+	}
+	return b, true
+}
+
+// fastField_Ping_object is _Ping_object's direct path.
+func (ec *executionContext) fastField_Ping_object(obj *model.Ping) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Ping", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Ping_ok is _Ping_ok's direct path.
+func (ec *executionContext) fastField_Ping_ok(obj *model.Ping) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Ping", "ok") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.OK)
+	}
+	return b, true
+}
+
+// fastField_Ping_time is _Ping_time's direct path.
+func (ec *executionContext) fastField_Ping_time(obj *model.Ping) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Ping", "time") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.Time; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_Ping_version is _Ping_version's direct path.
+func (ec *executionContext) fastField_Ping_version(obj *model.Ping) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Ping", "version") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Version)
+	}
+	return b, true
+}
+
+// fastField_Plan_object is _Plan_object's direct path.
+func (ec *executionContext) fastField_Plan_object(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Plan_id is _Plan_id's direct path.
+func (ec *executionContext) fastField_Plan_id(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[obj.ID])
+	}
+	return b, true
+}
+
+// fastField_Plan_name is _Plan_name's direct path.
+func (ec *executionContext) fastField_Plan_name(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_Plan_feeRate is _Plan_feeRate's direct path.
+func (ec *executionContext) fastField_Plan_feeRate(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "feeRate") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.FeeRate)
+	}
+	return b, true
+}
+
+// fastField_Plan_monthlyPrice is _Plan_monthlyPrice's direct path.
+func (ec *executionContext) fastField_Plan_monthlyPrice(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "monthlyPrice") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.MonthlyPrice))
+	}
+	return b, true
+}
+
+// fastField_Plan_currency is _Plan_currency's direct path.
+func (ec *executionContext) fastField_Plan_currency(obj *model.Plan) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Plan", "currency") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Currency)
+	}
+	return b, true
+}
+
+// fastField_PlanChange_object is _PlanChange_object's direct path.
+func (ec *executionContext) fastField_PlanChange_object(obj *model.PlanChange) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PlanChange", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_PlanChange_plan is _PlanChange_plan's direct path.
+func (ec *executionContext) fastField_PlanChange_plan(obj *model.PlanChange) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PlanChange", "plan") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPlanId2commerceᚋgraphᚋmodelᚐPlanID[obj.Plan])
+	}
+	return b, true
+}
+
+// fastField_PlanChange_status is _PlanChange_status's direct path.
+func (ec *executionContext) fastField_PlanChange_status(obj *model.PlanChange) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PlanChange", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNPlanChangeStatus2commerceᚋgraphᚋmodelᚐPlanChangeStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_PlanChange_url is _PlanChange_url's direct path.
+func (ec *executionContext) fastField_PlanChange_url(obj *model.PlanChange) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PlanChange", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.URL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.URL))
+	}
+	return b, true
+}
+
+// fastField_PlanChange_expiresAt is _PlanChange_expiresAt's direct path.
+func (ec *executionContext) fastField_PlanChange_expiresAt(obj *model.PlanChange) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PlanChange", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_PortalLink_object is _PortalLink_object's direct path.
+func (ec *executionContext) fastField_PortalLink_object(obj *model.PortalLink) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PortalLink", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_PortalLink_url is _PortalLink_url's direct path.
+func (ec *executionContext) fastField_PortalLink_url(obj *model.PortalLink) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PortalLink", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_PortalLink_expiresAt is _PortalLink_expiresAt's direct path.
+func (ec *executionContext) fastField_PortalLink_expiresAt(obj *model.PortalLink) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PortalLink", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.ExpiresAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ProcessorDisconnection_object is _ProcessorDisconnection_object's direct path.
+func (ec *executionContext) fastField_ProcessorDisconnection_object(obj *model.ProcessorDisconnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorDisconnection", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_ProcessorDisconnection_accountId is _ProcessorDisconnection_accountId's direct path.
+func (ec *executionContext) fastField_ProcessorDisconnection_accountId(obj *model.ProcessorDisconnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorDisconnection", "accountId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AccountID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AccountID))
+	}
+	return b, true
+}
+
+// fastField_ProcessorDisconnection_affectedListings is _ProcessorDisconnection_affectedListings's direct path.
+func (ec *executionContext) fastField_ProcessorDisconnection_affectedListings(obj *model.ProcessorDisconnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorDisconnection", "affectedListings") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.AffectedListings))
+	}
+	return b, true
+}
+
+// fastField_ProcessorOnboarding_object is _ProcessorOnboarding_object's direct path.
+func (ec *executionContext) fastField_ProcessorOnboarding_object(obj *model.ProcessorOnboarding) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorOnboarding", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_ProcessorOnboarding_url is _ProcessorOnboarding_url's direct path.
+func (ec *executionContext) fastField_ProcessorOnboarding_url(obj *model.ProcessorOnboarding) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorOnboarding", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_ProcessorOnboarding_expiresAt is _ProcessorOnboarding_expiresAt's direct path.
+func (ec *executionContext) fastField_ProcessorOnboarding_expiresAt(obj *model.ProcessorOnboarding) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorOnboarding", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.ExpiresAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ProcessorStatus_accountId is _ProcessorStatus_accountId's direct path.
+func (ec *executionContext) fastField_ProcessorStatus_accountId(obj *model.ProcessorStatus) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorStatus", "accountId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AccountID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AccountID))
+	}
+	return b, true
+}
+
+// fastField_ProcessorStatus_status is _ProcessorStatus_status's direct path.
+func (ec *executionContext) fastField_ProcessorStatus_status(obj *model.ProcessorStatus) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorStatus", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNProcessorConnectionStatus2commerceᚋgraphᚋmodelᚐProcessorConnectionStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_ProcessorStatus_chargesEnabled is _ProcessorStatus_chargesEnabled's direct path.
+func (ec *executionContext) fastField_ProcessorStatus_chargesEnabled(obj *model.ProcessorStatus) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorStatus", "chargesEnabled") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.ChargesEnabled)
+	}
+	return b, true
+}
+
+// fastField_ProcessorStatus_payoutsEnabled is _ProcessorStatus_payoutsEnabled's direct path.
+func (ec *executionContext) fastField_ProcessorStatus_payoutsEnabled(obj *model.ProcessorStatus) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorStatus", "payoutsEnabled") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.PayoutsEnabled)
+	}
+	return b, true
+}
+
+// fastField_ProcessorStatus_testMode is _ProcessorStatus_testMode's direct path.
+func (ec *executionContext) fastField_ProcessorStatus_testMode(obj *model.ProcessorStatus) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ProcessorStatus", "testMode") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.TestMode)
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_object is _PublicLicenseKey_object's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_object(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_id is _PublicLicenseKey_id's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_id(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_status is _PublicLicenseKey_status's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_status(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNLicenseKeyStatus2commerceᚋgraphᚋmodelᚐLicenseKeyStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_listingId is _PublicLicenseKey_listingId's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_listingId(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "listingId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ListingID)
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_activationLimit is _PublicLicenseKey_activationLimit's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_activationLimit(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "activationLimit") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ActivationLimit == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.ActivationLimit)))
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_activationsCount is _PublicLicenseKey_activationsCount's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_activationsCount(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "activationsCount") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ActivationsCount))
+	}
+	return b, true
+}
+
+// fastField_PublicLicenseKey_expiresAt is _PublicLicenseKey_expiresAt's direct path.
+func (ec *executionContext) fastField_PublicLicenseKey_expiresAt(obj *model.PublicLicenseKey) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("PublicLicenseKey", "expiresAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.ExpiresAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.ExpiresAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ReadinessRefresh_method is _ReadinessRefresh_method's direct path.
+func (ec *executionContext) fastField_ReadinessRefresh_method(obj *model.ReadinessRefresh) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ReadinessRefresh", "method") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNResolveMethod2commerceᚋgraphᚋmodelᚐResolveMethod[obj.Method])
+	}
+	return b, true
+}
+
+// fastField_ReadinessRefresh_endpoint is _ReadinessRefresh_endpoint's direct path.
+func (ec *executionContext) fastField_ReadinessRefresh_endpoint(obj *model.ReadinessRefresh) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ReadinessRefresh", "endpoint") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Endpoint)
+	}
+	return b, true
+}
+
+// fastField_Redelivery_object is _Redelivery_object's direct path.
+func (ec *executionContext) fastField_Redelivery_object(obj *model.Redelivery) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Redelivery", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Redelivery_orderId is _Redelivery_orderId's direct path.
+func (ec *executionContext) fastField_Redelivery_orderId(obj *model.Redelivery) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Redelivery", "orderId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.OrderID)
+	}
+	return b, true
+}
+
+// fastField_Redelivery_events is _Redelivery_events's direct path.
+func (ec *executionContext) fastField_Redelivery_events(obj *model.Redelivery) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Redelivery", "events") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Events))
+	}
+	return b, true
+}
+
+// fastField_Redelivery_endpoints is _Redelivery_endpoints's direct path.
+func (ec *executionContext) fastField_Redelivery_endpoints(obj *model.Redelivery) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Redelivery", "endpoints") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Endpoints))
+	}
+	return b, true
+}
+
+// fastField_Review_object is _Review_object's direct path.
+func (ec *executionContext) fastField_Review_object(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Review_id is _Review_id's direct path.
+func (ec *executionContext) fastField_Review_id(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Review_rating is _Review_rating's direct path.
+func (ec *executionContext) fastField_Review_rating(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "rating") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Rating))
+	}
+	return b, true
+}
+
+// fastField_Review_text is _Review_text's direct path.
+func (ec *executionContext) fastField_Review_text(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "text") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Text == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Text))
+	}
+	return b, true
+}
+
+// fastField_Review_buyerName is _Review_buyerName's direct path.
+func (ec *executionContext) fastField_Review_buyerName(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "buyerName") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.BuyerName)
+	}
+	return b, true
+}
+
+// fastField_Review_createdAt is _Review_createdAt's direct path.
+func (ec *executionContext) fastField_Review_createdAt(obj *model.Review) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Review", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ReviewEdge_cursor is _ReviewEdge_cursor's direct path.
+func (ec *executionContext) fastField_ReviewEdge_cursor(obj *model.ReviewEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ReviewEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_Reviews_count is _Reviews_count's direct path.
+func (ec *executionContext) fastField_Reviews_count(obj *model.Reviews) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Reviews", "count") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Count))
+	}
+	return b, true
+}
+
+// fastField_Store_object is _Store_object's direct path.
+func (ec *executionContext) fastField_Store_object(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_Store_id is _Store_id's direct path.
+func (ec *executionContext) fastField_Store_id(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_Store_displayName is _Store_displayName's direct path.
+func (ec *executionContext) fastField_Store_displayName(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "displayName") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisplayName == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.DisplayName))
+	}
+	return b, true
+}
+
+// fastField_Store_bio is _Store_bio's direct path.
+func (ec *executionContext) fastField_Store_bio(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "bio") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Bio == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Bio))
+	}
+	return b, true
+}
+
+// fastField_Store_avatarUrl is _Store_avatarUrl's direct path.
+func (ec *executionContext) fastField_Store_avatarUrl(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "avatarUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AvatarURL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AvatarURL))
+	}
+	return b, true
+}
+
+// fastField_Store_slug is _Store_slug's direct path.
+func (ec *executionContext) fastField_Store_slug(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "slug") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Slug == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Slug))
+	}
+	return b, true
+}
+
+// fastField_Store_url is _Store_url's direct path.
+func (ec *executionContext) fastField_Store_url(obj *model.Store) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Store", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.URL == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.URL))
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_object is _WebhookEndpoint_object's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_object(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_id is _WebhookEndpoint_id's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_id(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_url is _WebhookEndpoint_url's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_url(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "url") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.URL)
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_name is _WebhookEndpoint_name's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_name(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Name == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Name))
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_events is _WebhookEndpoint_events's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_events(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "events") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.WriteByte('[')
+		for j := range obj.Events {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
+		}
+		b.WriteByte(']')
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_status is _WebhookEndpoint_status's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_status(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNWebhookStatus2commerceᚋgraphᚋmodelᚐWebhookStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_disabledReason is _WebhookEndpoint_disabledReason's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_disabledReason(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "disabledReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DisabledReason == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str(marshalOWebhookDisabledReason2ᚖcommerceᚋgraphᚋmodelᚐWebhookDisabledReason[(*obj.DisabledReason)])
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_consecutiveFailures is _WebhookEndpoint_consecutiveFailures's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_consecutiveFailures(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "consecutiveFailures") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.ConsecutiveFailures))
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_createdAt is _WebhookEndpoint_createdAt's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_createdAt(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpoint_updatedAt is _WebhookEndpoint_updatedAt's direct path.
+func (ec *executionContext) fastField_WebhookEndpoint_updatedAt(obj *model.WebhookEndpoint) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpoint", "updatedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.UpdatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEndpointEdge_cursor is _WebhookEndpointEdge_cursor's direct path.
+func (ec *executionContext) fastField_WebhookEndpointEdge_cursor(obj *model.WebhookEndpointEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEndpointEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_object is _WebhookEvent_object's direct path.
+func (ec *executionContext) fastField_WebhookEvent_object(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_id is _WebhookEvent_id's direct path.
+func (ec *executionContext) fastField_WebhookEvent_id(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_webhookId is _WebhookEvent_webhookId's direct path.
+func (ec *executionContext) fastField_WebhookEvent_webhookId(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "webhookId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.WebhookID)
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_type is _WebhookEvent_type's direct path.
+func (ec *executionContext) fastField_WebhookEvent_type(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "type") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Type])
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_status is _WebhookEvent_status's direct path.
+func (ec *executionContext) fastField_WebhookEvent_status(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNWebhookDeliveryStatus2commerceᚋgraphᚋmodelᚐWebhookDeliveryStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_attempts is _WebhookEvent_attempts's direct path.
+func (ec *executionContext) fastField_WebhookEvent_attempts(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "attempts") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Attempts))
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_lastStatusCode is _WebhookEvent_lastStatusCode's direct path.
+func (ec *executionContext) fastField_WebhookEvent_lastStatusCode(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "lastStatusCode") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastStatusCode == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.LastStatusCode)))
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_lastError is _WebhookEvent_lastError's direct path.
+func (ec *executionContext) fastField_WebhookEvent_lastError(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "lastError") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastError == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.LastError))
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_nextAttemptAt is _WebhookEvent_nextAttemptAt's direct path.
+func (ec *executionContext) fastField_WebhookEvent_nextAttemptAt(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "nextAttemptAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.NextAttemptAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.NextAttemptAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_deliveredAt is _WebhookEvent_deliveredAt's direct path.
+func (ec *executionContext) fastField_WebhookEvent_deliveredAt(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "deliveredAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DeliveredAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.DeliveredAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_failedAt is _WebhookEvent_failedAt's direct path.
+func (ec *executionContext) fastField_WebhookEvent_failedAt(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "failedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.FailedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.FailedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEvent_createdAt is _WebhookEvent_createdAt's direct path.
+func (ec *executionContext) fastField_WebhookEvent_createdAt(obj *model.WebhookEvent) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEvent", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_WebhookEventEdge_cursor is _WebhookEventEdge_cursor's direct path.
+func (ec *executionContext) fastField_WebhookEventEdge_cursor(obj *model.WebhookEventEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookEventEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_WebhookTest_object is _WebhookTest_object's direct path.
+func (ec *executionContext) fastField_WebhookTest_object(obj *model.WebhookTest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookTest", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_WebhookTest_statusCode is _WebhookTest_statusCode's direct path.
+func (ec *executionContext) fastField_WebhookTest_statusCode(obj *model.WebhookTest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookTest", "statusCode") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.StatusCode == nil {
+			b.WriteString("null")
+			break
+		}
+		b.int(int64((*obj.StatusCode)))
+	}
+	return b, true
+}
+
+// fastField_WebhookTest_body is _WebhookTest_body's direct path.
+func (ec *executionContext) fastField_WebhookTest_body(obj *model.WebhookTest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookTest", "body") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Body)
+	}
+	return b, true
+}
+
+// fastField_WebhookTest_durationMs is _WebhookTest_durationMs's direct path.
+func (ec *executionContext) fastField_WebhookTest_durationMs(obj *model.WebhookTest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookTest", "durationMs") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.DurationMs))
+	}
+	return b, true
+}
+
+// fastField_WebhookTest_error is _WebhookTest_error's direct path.
+func (ec *executionContext) fastField_WebhookTest_error(obj *model.WebhookTest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("WebhookTest", "error") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Error == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Error))
+	}
+	return b, true
+}
+
+// fastField___Directive_name is ___Directive_name's direct path.
+func (ec *executionContext) fastField___Directive_name(obj *introspection.Directive) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Directive", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField___Directive_isRepeatable is ___Directive_isRepeatable's direct path.
+func (ec *executionContext) fastField___Directive_isRepeatable(obj *introspection.Directive) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Directive", "isRepeatable") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.bool(obj.IsRepeatable)
+	}
+	return b, true
+}
+
+// fastField___Directive_locations is ___Directive_locations's direct path.
+func (ec *executionContext) fastField___Directive_locations(obj *introspection.Directive) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Directive", "locations") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.WriteByte('[')
+		for j := range obj.Locations {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.str(obj.Locations[j])
+		}
+		b.WriteByte(']')
+	}
+	return b, true
+}
+
+// fastField___EnumValue_name is ___EnumValue_name's direct path.
+func (ec *executionContext) fastField___EnumValue_name(obj *introspection.EnumValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__EnumValue", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField___Field_name is ___Field_name's direct path.
+func (ec *executionContext) fastField___Field_name(obj *introspection.Field) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Field", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField___InputValue_name is ___InputValue_name's direct path.
+func (ec *executionContext) fastField___InputValue_name(obj *introspection.InputValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__InputValue", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField___InputValue_defaultValue is ___InputValue_defaultValue's direct path.
+func (ec *executionContext) fastField___InputValue_defaultValue(obj *introspection.InputValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__InputValue", "defaultValue") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.DefaultValue == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.DefaultValue))
+	}
+	return b, true
+}
+
 // fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ is marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ's direct path: one plan for every element, no goroutine.
 func (ec *executionContext) fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(_ context.Context, sel ast.SelectionSet, v []*model.Action) (graphql.Marshaler, bool) {
 	p := ec.fastPlan_Action(sel)
@@ -8009,6 +13913,7 @@ func (ec *executionContext) fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodel�
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8039,6 +13944,7 @@ func (ec *executionContext) fast_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmo
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8069,6 +13975,7 @@ func (ec *executionContext) fast_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraph�
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8099,6 +14006,7 @@ func (ec *executionContext) fast_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmod
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8129,6 +14037,7 @@ func (ec *executionContext) fast_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋ
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8159,6 +14068,7 @@ func (ec *executionContext) fast_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋm
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8189,6 +14099,7 @@ func (ec *executionContext) fast_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmo
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8219,6 +14130,7 @@ func (ec *executionContext) fast_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋm
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8249,6 +14161,7 @@ func (ec *executionContext) fast_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋ
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8279,6 +14192,7 @@ func (ec *executionContext) fast_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmode
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8309,6 +14223,7 @@ func (ec *executionContext) fast_marshalNLicenseActivation2ᚕᚖcommerceᚋgrap
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8339,6 +14254,7 @@ func (ec *executionContext) fast_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraph�
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8369,6 +14285,7 @@ func (ec *executionContext) fast_marshalNListingAnalytics2ᚕᚖcommerceᚋgraph
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8399,6 +14316,7 @@ func (ec *executionContext) fast_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmo
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8429,6 +14347,7 @@ func (ec *executionContext) fast_marshalNMembershipEdge2ᚕᚖcommerceᚋgraph�
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8459,6 +14378,7 @@ func (ec *executionContext) fast_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmode
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8489,6 +14409,7 @@ func (ec *executionContext) fast_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodel�
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8519,6 +14440,7 @@ func (ec *executionContext) fast_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmod
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8549,6 +14471,7 @@ func (ec *executionContext) fast_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgr
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8579,6 +14502,7 @@ func (ec *executionContext) fast_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraph
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8609,6 +14533,7 @@ func (ec *executionContext) fast_marshalN__Directive2ᚕgithubᚗcomᚋ99designs
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8636,6 +14561,7 @@ func (ec *executionContext) fast_marshalN__InputValue2ᚕgithubᚗcomᚋ99design
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8666,6 +14592,7 @@ func (ec *executionContext) fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐP
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8699,6 +14626,7 @@ func (ec *executionContext) fast_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designs
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8729,6 +14657,7 @@ func (ec *executionContext) fast_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋg
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(p, v, b) {
 		return nil, false
 	}
@@ -8759,6 +14688,7 @@ func (ec *executionContext) fast_marshalO__InputValue2ᚕgithubᚗcomᚋ99design
 		return nil, false
 	}
 	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
 	if !ec.fastList_marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(p, v, b) {
 		return nil, false
 	}

@@ -236,6 +236,12 @@ func TestFastPathSameBytes(t *testing.T) {
 	if n := count(seen, "Account.listings"); n != 1 {
 		t.Errorf("Account.listings went through ResolveField %d times, want 1", n)
 	}
+	// Beside a resolver field, the plain fields still skip it.
+	seen.Clear()
+	post(t, h, `{ viewer { listings(first: 5) { edges { node { id title deliverables { id } } } } } }`, nil)
+	if n, d := count(seen, "Listing.title"), count(seen, "Listing.deliverables"); n != 0 || d != 5 {
+		t.Errorf("Listing.title through ResolveField %d times, want 0; Listing.deliverables %d, want 5", n, d)
+	}
 }
 
 // A field excluded (as server/graphql_limits.go excludes every field it
@@ -247,6 +253,11 @@ func TestFastPathExcluded(t *testing.T) {
 	fast := post(t, h, q, nil)
 	if n := count(seen, "Listing.title"); n != 0 {
 		t.Fatalf("Listing.title through ResolveField %d times before the exclusion, want 0", n)
+	}
+	q2 := `{ viewer { listings(first: 10) { edges { node { id title reviews { count } } } } } }`
+	fast2 := post(t, h, q2, nil)
+	if n := count(seen, "Listing.title"); n != 0 {
+		t.Fatalf("Listing.title beside a resolver through ResolveField %d times before the exclusion, want 0", n)
 	}
 	old := excluded.Load()
 	t.Cleanup(func() { excluded.Store(old) })
@@ -261,6 +272,14 @@ func TestFastPathExcluded(t *testing.T) {
 	}
 	if !bytes.Equal(fast, slow) {
 		t.Errorf("%s\n!=\n%s", fast, slow)
+	}
+	seen.Clear()
+	slow2 := post(t, h, q2, nil)
+	if n := count(seen, "Listing.title"); n != 10 {
+		t.Errorf("excluded Listing.title beside a resolver through ResolveField %d times, want 10", n)
+	}
+	if !bytes.Equal(fast2, slow2) {
+		t.Errorf("%s\n!=\n%s", fast2, slow2)
 	}
 }
 
