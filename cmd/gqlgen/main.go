@@ -123,7 +123,7 @@ type gen struct {
 	// fail is the statement that gives up on the direct path ("" is
 	// "return false").
 	fail string
-	buf     bytes.Buffer
+	buf  bytes.Buffer
 }
 
 func newGen(data *codegen.Data) *gen {
@@ -367,7 +367,7 @@ func (g *gen) object(o *codegen.Object) {
 	g.printf("\t\tswitch f.id {\n\t\tcase 0:\n\t\t\tb.WriteString(%q)\n", `"`+name+`"`)
 	for i, f := range fields {
 		g.printf("\t\tcase %d:\n", i+1)
-		g.value(f.TypeReference, "obj."+f.GoFieldName, true, "f.sub")
+		g.value(f.TypeReference, "obj."+f.GoFieldName, "f.sub")
 	}
 	g.printf("\t\t}\n\t}\n\tb.WriteByte('}')\n\treturn true\n}\n\n")
 
@@ -391,7 +391,7 @@ func (g *gen) field(o *codegen.Object, f *codegen.Field) {
 	g.printf("\tif fastDisabled.Load() || fastExcluded(%q, %q) { return nil, false }\n", o.Name, f.Name)
 	g.printf("\tb := &fastBuf{}\n\tswitch {\n\tdefault:\n")
 	g.fail = "return nil, false"
-	g.value(f.TypeReference, "obj."+f.GoFieldName, true, "nil")
+	g.value(f.TypeReference, "obj."+f.GoFieldName, "nil")
 	g.fail = ""
 	g.printf("\t}\n\treturn b, true\n}\n\n")
 }
@@ -416,13 +416,13 @@ func (g *gen) list(t *config.TypeReference) {
 
 // value writes the statements that write v of type t (a field's value),
 // returning false from the writer when a non-null value is missing.
-func (g *gen) value(t *config.TypeReference, v string, top bool, sub string) {
+func (g *gen) value(t *config.TypeReference, v, sub string) {
 	if t.IsSlice() {
 		if !t.GQL.NonNull {
 			g.printf("if %s == nil { b.WriteString(\"null\"); break }\n", v)
 		}
 		g.printf("b.WriteByte('[')\nfor j := range %s {\nif j > 0 { b.WriteByte(',') }\n", v)
-		g.elementIn(t.Elem(), v+"[j]", sub)
+		g.element(t.Elem(), v+"[j]", sub)
 		g.printf("}\nb.WriteByte(']')\n")
 		return
 	}
@@ -434,8 +434,6 @@ func (g *gen) value(t *config.TypeReference, v string, top bool, sub string) {
 func (g *gen) element(t *config.TypeReference, v, sub string) {
 	g.single(t, v, sub, "continue")
 }
-
-func (g *gen) elementIn(t *config.TypeReference, v, sub string) { g.single(t, v, sub, "continue") }
 
 // single writes a non-list value; after writing null it runs next.
 func (g *gen) single(t *config.TypeReference, v, sub, next string) {
