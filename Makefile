@@ -52,7 +52,7 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
+generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml) and the direct marshaller (cmd/gqlgen → graph/fast_gen.go), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
 	$(GO) run ./cmd/gqlgen
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
 	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
