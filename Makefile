@@ -52,8 +52,8 @@ build: ## Build bin/commerce
 	$(GO) build -o bin/commerce ./cmd/commerce
 
 .PHONY: generate
-generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
-	$(GO) tool gqlgen generate
+generate: console-deps ## Regenerate the GraphQL code with gqlgen (gqlgen.yml) and the direct marshaller (cmd/gqlgen → graph/fast_gen.go), docs/graphql.md (rest/routes.go), the MCP tools (mcp/tools_gen.go) and the console's typed operations (console/src/gql)
+	$(GO) run ./cmd/gqlgen
 	$(GO) run ./cmd/graphqldoc docs/graphql.md
 	$(GO) run ./cmd/mcpgen mcp/tools_gen.go
 	cd console && npx --no-install graphql-codegen --config codegen.yml --silent

@@ -7825,6 +7825,9 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 // region    **************************** field.gotpl *****************************
 
 func (ec *executionContext) _Account_object(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7848,6 +7851,9 @@ func (ec *executionContext) fieldContext_Account_object(_ context.Context, field
 }
 
 func (ec *executionContext) _Account_id(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7871,6 +7877,9 @@ func (ec *executionContext) fieldContext_Account_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Account_email(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_email(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7894,6 +7903,9 @@ func (ec *executionContext) fieldContext_Account_email(_ context.Context, field 
 }
 
 func (ec *executionContext) _Account_displayName(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_displayName(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7917,6 +7929,9 @@ func (ec *executionContext) fieldContext_Account_displayName(_ context.Context, 
 }
 
 func (ec *executionContext) _Account_bio(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_bio(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7940,6 +7955,9 @@ func (ec *executionContext) fieldContext_Account_bio(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Account_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_avatarUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7963,6 +7981,9 @@ func (ec *executionContext) fieldContext_Account_avatarUrl(_ context.Context, fi
 }
 
 func (ec *executionContext) _Account_plan(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_plan(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -7986,6 +8007,9 @@ func (ec *executionContext) fieldContext_Account_plan(_ context.Context, field g
 }
 
 func (ec *executionContext) _Account_feeRate(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_feeRate(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8009,6 +8033,9 @@ func (ec *executionContext) fieldContext_Account_feeRate(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Account_billingStatus(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_billingStatus(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8032,6 +8059,9 @@ func (ec *executionContext) fieldContext_Account_billingStatus(_ context.Context
 }
 
 func (ec *executionContext) _Account_currency(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8055,6 +8085,9 @@ func (ec *executionContext) fieldContext_Account_currency(_ context.Context, fie
 }
 
 func (ec *executionContext) _Account_gaMeasurementId(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_gaMeasurementId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8078,6 +8111,9 @@ func (ec *executionContext) fieldContext_Account_gaMeasurementId(_ context.Conte
 }
 
 func (ec *executionContext) _Account_notifyOrders(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_notifyOrders(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8101,6 +8137,9 @@ func (ec *executionContext) fieldContext_Account_notifyOrders(_ context.Context,
 }
 
 func (ec *executionContext) _Account_notifyWebhooks(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_notifyWebhooks(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8220,6 +8259,9 @@ func (ec *executionContext) fieldContext_Account_readiness(_ context.Context, fi
 }
 
 func (ec *executionContext) _Account_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Account_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8747,6 +8789,9 @@ func (ec *executionContext) fieldContext_Account_events(ctx context.Context, fie
 }
 
 func (ec *executionContext) _AccountReadiness_operational(ctx context.Context, field graphql.CollectedField, obj *model.AccountReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AccountReadiness_operational(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8802,6 +8847,9 @@ func (ec *executionContext) fieldContext_AccountReadiness_actions(_ context.Cont
 }
 
 func (ec *executionContext) _AccountReadiness_next(ctx context.Context, field graphql.CollectedField, obj *model.AccountReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AccountReadiness_next(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8857,6 +8905,9 @@ func (ec *executionContext) fieldContext_AccountReadiness_refresh(_ context.Cont
 }
 
 func (ec *executionContext) _AccountStats_totalRevenue(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AccountStats_totalRevenue(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8880,6 +8931,9 @@ func (ec *executionContext) fieldContext_AccountStats_totalRevenue(_ context.Con
 }
 
 func (ec *executionContext) _AccountStats_totalOrders(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AccountStats_totalOrders(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8903,6 +8957,9 @@ func (ec *executionContext) fieldContext_AccountStats_totalOrders(_ context.Cont
 }
 
 func (ec *executionContext) _AccountStats_totalListings(ctx context.Context, field graphql.CollectedField, obj *model.AccountStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AccountStats_totalListings(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8926,6 +8983,9 @@ func (ec *executionContext) fieldContext_AccountStats_totalListings(_ context.Co
 }
 
 func (ec *executionContext) _Action_code(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Action_code(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8949,6 +9009,9 @@ func (ec *executionContext) fieldContext_Action_code(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Action_kind(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Action_kind(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8972,6 +9035,9 @@ func (ec *executionContext) fieldContext_Action_kind(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Action_priority(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Action_priority(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -8995,6 +9061,9 @@ func (ec *executionContext) fieldContext_Action_priority(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Action_message(ctx context.Context, field graphql.CollectedField, obj *model.Action) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Action_message(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9050,6 +9119,9 @@ func (ec *executionContext) fieldContext_Action_resolve(_ context.Context, field
 }
 
 func (ec *executionContext) _ActionInput_name(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionInput_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9073,6 +9145,9 @@ func (ec *executionContext) fieldContext_ActionInput_name(_ context.Context, fie
 }
 
 func (ec *executionContext) _ActionInput_description(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionInput_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9096,6 +9171,9 @@ func (ec *executionContext) fieldContext_ActionInput_description(_ context.Conte
 }
 
 func (ec *executionContext) _ActionInput_example(ctx context.Context, field graphql.CollectedField, obj *model.ActionInput) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionInput_example(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9119,6 +9197,9 @@ func (ec *executionContext) fieldContext_ActionInput_example(_ context.Context, 
 }
 
 func (ec *executionContext) _ActionResolve_method(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionResolve_method(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9142,6 +9223,9 @@ func (ec *executionContext) fieldContext_ActionResolve_method(_ context.Context,
 }
 
 func (ec *executionContext) _ActionResolve_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionResolve_endpoint(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9165,6 +9249,9 @@ func (ec *executionContext) fieldContext_ActionResolve_endpoint(_ context.Contex
 }
 
 func (ec *executionContext) _ActionResolve_url(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionResolve_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9188,6 +9275,9 @@ func (ec *executionContext) fieldContext_ActionResolve_url(_ context.Context, fi
 }
 
 func (ec *executionContext) _ActionResolve_params(ctx context.Context, field graphql.CollectedField, obj *model.ActionResolve) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ActionResolve_params(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9307,6 +9397,9 @@ func (ec *executionContext) fieldContext_ActionResolve_mcp(_ context.Context, fi
 }
 
 func (ec *executionContext) _Analytics_object(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Analytics_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9330,6 +9423,9 @@ func (ec *executionContext) fieldContext_Analytics_object(_ context.Context, fie
 }
 
 func (ec *executionContext) _Analytics_currency(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Analytics_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9353,6 +9449,9 @@ func (ec *executionContext) fieldContext_Analytics_currency(_ context.Context, f
 }
 
 func (ec *executionContext) _Analytics_interval(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Analytics_interval(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9376,6 +9475,9 @@ func (ec *executionContext) fieldContext_Analytics_interval(_ context.Context, f
 }
 
 func (ec *executionContext) _Analytics_from(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Analytics_from(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9399,6 +9501,9 @@ func (ec *executionContext) fieldContext_Analytics_from(_ context.Context, field
 }
 
 func (ec *executionContext) _Analytics_to(ctx context.Context, field graphql.CollectedField, obj *model.Analytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Analytics_to(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9530,6 +9635,9 @@ func (ec *executionContext) fieldContext_Analytics_topListings(ctx context.Conte
 }
 
 func (ec *executionContext) _AnalyticsBucket_start(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_start(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9553,6 +9661,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_start(_ context.Context
 }
 
 func (ec *executionContext) _AnalyticsBucket_revenue(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_revenue(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9576,6 +9687,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_revenue(_ context.Conte
 }
 
 func (ec *executionContext) _AnalyticsBucket_orders(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_orders(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9599,6 +9713,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_orders(_ context.Contex
 }
 
 func (ec *executionContext) _AnalyticsBucket_refunds(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_refunds(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9622,6 +9739,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_refunds(_ context.Conte
 }
 
 func (ec *executionContext) _AnalyticsBucket_views(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_views(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9645,6 +9765,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_views(_ context.Context
 }
 
 func (ec *executionContext) _AnalyticsBucket_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsBucket) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsBucket_checkouts(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9668,6 +9791,9 @@ func (ec *executionContext) fieldContext_AnalyticsBucket_checkouts(_ context.Con
 }
 
 func (ec *executionContext) _AnalyticsTotals_revenue(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_revenue(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9691,6 +9817,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_revenue(_ context.Conte
 }
 
 func (ec *executionContext) _AnalyticsTotals_orders(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_orders(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9714,6 +9843,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_orders(_ context.Contex
 }
 
 func (ec *executionContext) _AnalyticsTotals_refunds(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_refunds(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9737,6 +9869,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_refunds(_ context.Conte
 }
 
 func (ec *executionContext) _AnalyticsTotals_views(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_views(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9760,6 +9895,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_views(_ context.Context
 }
 
 func (ec *executionContext) _AnalyticsTotals_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_checkouts(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9783,6 +9921,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_checkouts(_ context.Con
 }
 
 func (ec *executionContext) _AnalyticsTotals_conversionRate(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_conversionRate(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9806,6 +9947,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_conversionRate(_ contex
 }
 
 func (ec *executionContext) _AnalyticsTotals_mrr(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_mrr(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9829,6 +9973,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_mrr(_ context.Context, 
 }
 
 func (ec *executionContext) _AnalyticsTotals_activeMemberships(ctx context.Context, field graphql.CollectedField, obj *model.AnalyticsTotals) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AnalyticsTotals_activeMemberships(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9852,6 +9999,9 @@ func (ec *executionContext) fieldContext_AnalyticsTotals_activeMemberships(_ con
 }
 
 func (ec *executionContext) _ApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9875,6 +10025,9 @@ func (ec *executionContext) fieldContext_ApiKey_object(_ context.Context, field 
 }
 
 func (ec *executionContext) _ApiKey_id(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9898,6 +10051,9 @@ func (ec *executionContext) fieldContext_ApiKey_id(_ context.Context, field grap
 }
 
 func (ec *executionContext) _ApiKey_name(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9921,6 +10077,9 @@ func (ec *executionContext) fieldContext_ApiKey_name(_ context.Context, field gr
 }
 
 func (ec *executionContext) _ApiKey_scope(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_scope(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9944,6 +10103,9 @@ func (ec *executionContext) fieldContext_ApiKey_scope(_ context.Context, field g
 }
 
 func (ec *executionContext) _ApiKey_prefix(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_prefix(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9967,6 +10129,9 @@ func (ec *executionContext) fieldContext_ApiKey_prefix(_ context.Context, field 
 }
 
 func (ec *executionContext) _ApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -9990,6 +10155,9 @@ func (ec *executionContext) fieldContext_ApiKey_createdAt(_ context.Context, fie
 }
 
 func (ec *executionContext) _ApiKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_lastUsedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10013,6 +10181,9 @@ func (ec *executionContext) fieldContext_ApiKey_lastUsedAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _ApiKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.APIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKey_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10100,6 +10271,9 @@ func (ec *executionContext) fieldContext_ApiKeyConnection_pageInfo(_ context.Con
 }
 
 func (ec *executionContext) _ApiKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APIKeyEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiKeyEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10155,6 +10329,9 @@ func (ec *executionContext) fieldContext_ApiKeyEdge_node(_ context.Context, fiel
 }
 
 func (ec *executionContext) _BillingSubscription_plan(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BillingSubscription_plan(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10178,6 +10355,9 @@ func (ec *executionContext) fieldContext_BillingSubscription_plan(_ context.Cont
 }
 
 func (ec *executionContext) _BillingSubscription_status(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BillingSubscription_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10201,6 +10381,9 @@ func (ec *executionContext) fieldContext_BillingSubscription_status(_ context.Co
 }
 
 func (ec *executionContext) _BillingSubscription_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BillingSubscription_currentPeriodEnd(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10224,6 +10407,9 @@ func (ec *executionContext) fieldContext_BillingSubscription_currentPeriodEnd(_ 
 }
 
 func (ec *executionContext) _BillingSubscription_cancelAt(ctx context.Context, field graphql.CollectedField, obj *model.BillingSubscription) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BillingSubscription_cancelAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10247,6 +10433,9 @@ func (ec *executionContext) fieldContext_BillingSubscription_cancelAt(_ context.
 }
 
 func (ec *executionContext) _BootstrapSession_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10270,6 +10459,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_object(_ context.Conte
 }
 
 func (ec *executionContext) _BootstrapSession_sessionId(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_sessionId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10293,6 +10485,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_sessionId(_ context.Co
 }
 
 func (ec *executionContext) _BootstrapSession_email(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_email(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10316,6 +10511,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_email(_ context.Contex
 }
 
 func (ec *executionContext) _BootstrapSession_status(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10339,6 +10537,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_status(_ context.Conte
 }
 
 func (ec *executionContext) _BootstrapSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10362,6 +10563,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_expiresAt(_ context.Co
 }
 
 func (ec *executionContext) _BootstrapSession_accountId(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_accountId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10385,6 +10589,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_accountId(_ context.Co
 }
 
 func (ec *executionContext) _BootstrapSession_accountCreated(ctx context.Context, field graphql.CollectedField, obj *model.BootstrapSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrapSession_accountCreated(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10408,6 +10615,9 @@ func (ec *executionContext) fieldContext_BootstrapSession_accountCreated(_ conte
 }
 
 func (ec *executionContext) _BootstrappedStore_object(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10431,6 +10641,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_object(_ context.Cont
 }
 
 func (ec *executionContext) _BootstrappedStore_id(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10454,6 +10667,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_id(_ context.Context,
 }
 
 func (ec *executionContext) _BootstrappedStore_displayName(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_displayName(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10477,6 +10693,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_displayName(_ context
 }
 
 func (ec *executionContext) _BootstrappedStore_bio(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_bio(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10500,6 +10719,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_bio(_ context.Context
 }
 
 func (ec *executionContext) _BootstrappedStore_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_avatarUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10523,6 +10745,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_avatarUrl(_ context.C
 }
 
 func (ec *executionContext) _BootstrappedStore_slug(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_slug(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10546,6 +10771,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_slug(_ context.Contex
 }
 
 func (ec *executionContext) _BootstrappedStore_url(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10601,6 +10829,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_readiness(_ context.C
 }
 
 func (ec *executionContext) _BootstrappedStore_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.BootstrappedStore) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_BootstrappedStore_apiKey(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10624,6 +10855,9 @@ func (ec *executionContext) fieldContext_BootstrappedStore_apiKey(_ context.Cont
 }
 
 func (ec *executionContext) _Checkout_object(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10647,6 +10881,9 @@ func (ec *executionContext) fieldContext_Checkout_object(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Checkout_id(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10670,6 +10907,9 @@ func (ec *executionContext) fieldContext_Checkout_id(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Checkout_orderId(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_orderId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10693,6 +10933,9 @@ func (ec *executionContext) fieldContext_Checkout_orderId(_ context.Context, fie
 }
 
 func (ec *executionContext) _Checkout_url(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10716,6 +10959,9 @@ func (ec *executionContext) fieldContext_Checkout_url(_ context.Context, field g
 }
 
 func (ec *executionContext) _Checkout_subtotal(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_subtotal(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10771,6 +11017,9 @@ func (ec *executionContext) fieldContext_Checkout_discount(_ context.Context, fi
 }
 
 func (ec *executionContext) _Checkout_amount(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_amount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10794,6 +11043,9 @@ func (ec *executionContext) fieldContext_Checkout_amount(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Checkout_currency(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10817,6 +11069,9 @@ func (ec *executionContext) fieldContext_Checkout_currency(_ context.Context, fi
 }
 
 func (ec *executionContext) _Checkout_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Checkout) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Checkout_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10840,6 +11095,9 @@ func (ec *executionContext) fieldContext_Checkout_expiresAt(_ context.Context, f
 }
 
 func (ec *executionContext) _CheckoutField_key(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CheckoutField_key(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10863,6 +11121,9 @@ func (ec *executionContext) fieldContext_CheckoutField_key(_ context.Context, fi
 }
 
 func (ec *executionContext) _CheckoutField_label(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CheckoutField_label(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10886,6 +11147,9 @@ func (ec *executionContext) fieldContext_CheckoutField_label(_ context.Context, 
 }
 
 func (ec *executionContext) _CheckoutField_kind(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CheckoutField_kind(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10909,6 +11173,9 @@ func (ec *executionContext) fieldContext_CheckoutField_kind(_ context.Context, f
 }
 
 func (ec *executionContext) _CheckoutField_required(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CheckoutField_required(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10932,6 +11199,9 @@ func (ec *executionContext) fieldContext_CheckoutField_required(_ context.Contex
 }
 
 func (ec *executionContext) _CheckoutField_options(ctx context.Context, field graphql.CollectedField, obj *model.CheckoutField) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CheckoutField_options(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -10955,6 +11225,9 @@ func (ec *executionContext) fieldContext_CheckoutField_options(_ context.Context
 }
 
 func (ec *executionContext) _ConsoleSession_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.ConsoleSession) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ConsoleSession_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11010,6 +11283,9 @@ func (ec *executionContext) fieldContext_ConsoleSession_account(_ context.Contex
 }
 
 func (ec *executionContext) _CreatedApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11033,6 +11309,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_object(_ context.Context,
 }
 
 func (ec *executionContext) _CreatedApiKey_id(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11056,6 +11335,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_id(_ context.Context, fie
 }
 
 func (ec *executionContext) _CreatedApiKey_name(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11079,6 +11361,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_name(_ context.Context, f
 }
 
 func (ec *executionContext) _CreatedApiKey_scope(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_scope(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11102,6 +11387,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_scope(_ context.Context, 
 }
 
 func (ec *executionContext) _CreatedApiKey_prefix(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_prefix(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11125,6 +11413,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_prefix(_ context.Context,
 }
 
 func (ec *executionContext) _CreatedApiKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11148,6 +11439,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_createdAt(_ context.Conte
 }
 
 func (ec *executionContext) _CreatedApiKey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_lastUsedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11171,6 +11465,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_lastUsedAt(_ context.Cont
 }
 
 func (ec *executionContext) _CreatedApiKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11194,6 +11491,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_expiresAt(_ context.Conte
 }
 
 func (ec *executionContext) _CreatedApiKey_key(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedApiKey_key(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11217,6 +11517,9 @@ func (ec *executionContext) fieldContext_CreatedApiKey_key(_ context.Context, fi
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_object(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11240,6 +11543,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_object(_ context
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11263,6 +11569,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_id(_ context.Con
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11286,6 +11595,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_url(_ context.Co
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_name(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11309,6 +11621,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_name(_ context.C
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_events(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_events(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11332,6 +11647,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_events(_ context
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_status(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11355,6 +11673,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_status(_ context
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_disabledReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11378,6 +11699,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_disabledReason(_
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_consecutiveFailures(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11401,6 +11725,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_consecutiveFailu
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11424,6 +11751,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_createdAt(_ cont
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11447,6 +11777,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_updatedAt(_ cont
 }
 
 func (ec *executionContext) _CreatedWebhookEndpoint_secret(ctx context.Context, field graphql.CollectedField, obj *model.CreatedWebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedWebhookEndpoint_secret(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11470,6 +11803,9 @@ func (ec *executionContext) fieldContext_CreatedWebhookEndpoint_secret(_ context
 }
 
 func (ec *executionContext) _Customer_object(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11493,6 +11829,9 @@ func (ec *executionContext) fieldContext_Customer_object(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Customer_id(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11516,6 +11855,9 @@ func (ec *executionContext) fieldContext_Customer_id(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Customer_email(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_email(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11539,6 +11881,9 @@ func (ec *executionContext) fieldContext_Customer_email(_ context.Context, field
 }
 
 func (ec *executionContext) _Customer_ordersCount(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_ordersCount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11562,6 +11907,9 @@ func (ec *executionContext) fieldContext_Customer_ordersCount(_ context.Context,
 }
 
 func (ec *executionContext) _Customer_totalSpent(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_totalSpent(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11585,6 +11933,9 @@ func (ec *executionContext) fieldContext_Customer_totalSpent(_ context.Context, 
 }
 
 func (ec *executionContext) _Customer_currency(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11608,6 +11959,9 @@ func (ec *executionContext) fieldContext_Customer_currency(_ context.Context, fi
 }
 
 func (ec *executionContext) _Customer_firstOrderAt(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_firstOrderAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11631,6 +11985,9 @@ func (ec *executionContext) fieldContext_Customer_firstOrderAt(_ context.Context
 }
 
 func (ec *executionContext) _Customer_lastOrderAt(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_lastOrderAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11654,6 +12011,9 @@ func (ec *executionContext) fieldContext_Customer_lastOrderAt(_ context.Context,
 }
 
 func (ec *executionContext) _Customer_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Customer) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Customer_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11741,6 +12101,9 @@ func (ec *executionContext) fieldContext_CustomerConnection_pageInfo(_ context.C
 }
 
 func (ec *executionContext) _CustomerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomerEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CustomerEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11796,6 +12159,9 @@ func (ec *executionContext) fieldContext_CustomerEdge_node(_ context.Context, fi
 }
 
 func (ec *executionContext) _Deliverable_object(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Deliverable_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11819,6 +12185,9 @@ func (ec *executionContext) fieldContext_Deliverable_object(_ context.Context, f
 }
 
 func (ec *executionContext) _Deliverable_id(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Deliverable_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11842,6 +12211,9 @@ func (ec *executionContext) fieldContext_Deliverable_id(_ context.Context, field
 }
 
 func (ec *executionContext) _Deliverable_type(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Deliverable_type(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11865,6 +12237,9 @@ func (ec *executionContext) fieldContext_Deliverable_type(_ context.Context, fie
 }
 
 func (ec *executionContext) _Deliverable_value(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Deliverable_value(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11920,6 +12295,9 @@ func (ec *executionContext) fieldContext_Deliverable_file(_ context.Context, fie
 }
 
 func (ec *executionContext) _Deliverable_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Deliverable) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Deliverable_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11975,6 +12353,9 @@ func (ec *executionContext) fieldContext_Deliverable_readiness(_ context.Context
 }
 
 func (ec *executionContext) _DeliverableFile_name(ctx context.Context, field graphql.CollectedField, obj *model.DeliverableFile) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DeliverableFile_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -11998,6 +12379,9 @@ func (ec *executionContext) fieldContext_DeliverableFile_name(_ context.Context,
 }
 
 func (ec *executionContext) _DeliverableFile_size(ctx context.Context, field graphql.CollectedField, obj *model.DeliverableFile) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DeliverableFile_size(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12021,6 +12405,9 @@ func (ec *executionContext) fieldContext_DeliverableFile_size(_ context.Context,
 }
 
 func (ec *executionContext) _DeliverableFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.DeliverableFile) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DeliverableFile_contentType(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12044,6 +12431,9 @@ func (ec *executionContext) fieldContext_DeliverableFile_contentType(_ context.C
 }
 
 func (ec *executionContext) _Discount_object(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12067,6 +12457,9 @@ func (ec *executionContext) fieldContext_Discount_object(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Discount_id(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12090,6 +12483,9 @@ func (ec *executionContext) fieldContext_Discount_id(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Discount_name(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12113,6 +12509,9 @@ func (ec *executionContext) fieldContext_Discount_name(_ context.Context, field 
 }
 
 func (ec *executionContext) _Discount_code(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_code(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12136,6 +12535,9 @@ func (ec *executionContext) fieldContext_Discount_code(_ context.Context, field 
 }
 
 func (ec *executionContext) _Discount_type(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_type(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12159,6 +12561,9 @@ func (ec *executionContext) fieldContext_Discount_type(_ context.Context, field 
 }
 
 func (ec *executionContext) _Discount_percentOff(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_percentOff(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12182,6 +12587,9 @@ func (ec *executionContext) fieldContext_Discount_percentOff(_ context.Context, 
 }
 
 func (ec *executionContext) _Discount_amountOff(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_amountOff(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12205,6 +12613,9 @@ func (ec *executionContext) fieldContext_Discount_amountOff(_ context.Context, f
 }
 
 func (ec *executionContext) _Discount_listingIds(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_listingIds(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12228,6 +12639,9 @@ func (ec *executionContext) fieldContext_Discount_listingIds(_ context.Context, 
 }
 
 func (ec *executionContext) _Discount_startsAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_startsAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12251,6 +12665,9 @@ func (ec *executionContext) fieldContext_Discount_startsAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Discount_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12274,6 +12691,9 @@ func (ec *executionContext) fieldContext_Discount_expiresAt(_ context.Context, f
 }
 
 func (ec *executionContext) _Discount_maxRedemptions(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_maxRedemptions(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12297,6 +12717,9 @@ func (ec *executionContext) fieldContext_Discount_maxRedemptions(_ context.Conte
 }
 
 func (ec *executionContext) _Discount_maxRedemptionsPerCustomer(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_maxRedemptionsPerCustomer(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12320,6 +12743,9 @@ func (ec *executionContext) fieldContext_Discount_maxRedemptionsPerCustomer(_ co
 }
 
 func (ec *executionContext) _Discount_minimumAmount(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_minimumAmount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12343,6 +12769,9 @@ func (ec *executionContext) fieldContext_Discount_minimumAmount(_ context.Contex
 }
 
 func (ec *executionContext) _Discount_redemptionsCount(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_redemptionsCount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12366,6 +12795,9 @@ func (ec *executionContext) fieldContext_Discount_redemptionsCount(_ context.Con
 }
 
 func (ec *executionContext) _Discount_status(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12389,6 +12821,9 @@ func (ec *executionContext) fieldContext_Discount_status(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Discount_shareUrl(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_shareUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12412,6 +12847,9 @@ func (ec *executionContext) fieldContext_Discount_shareUrl(_ context.Context, fi
 }
 
 func (ec *executionContext) _Discount_metadata(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_metadata(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12467,6 +12905,9 @@ func (ec *executionContext) fieldContext_Discount_readiness(_ context.Context, f
 }
 
 func (ec *executionContext) _Discount_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12490,6 +12931,9 @@ func (ec *executionContext) fieldContext_Discount_createdAt(_ context.Context, f
 }
 
 func (ec *executionContext) _Discount_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Discount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Discount_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12577,6 +13021,9 @@ func (ec *executionContext) fieldContext_DiscountConnection_pageInfo(_ context.C
 }
 
 func (ec *executionContext) _DiscountEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.DiscountEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DiscountEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12632,6 +13079,9 @@ func (ec *executionContext) fieldContext_DiscountEdge_node(_ context.Context, fi
 }
 
 func (ec *executionContext) _DiscountReadiness_usable(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DiscountReadiness_usable(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12687,6 +13137,9 @@ func (ec *executionContext) fieldContext_DiscountReadiness_actions(_ context.Con
 }
 
 func (ec *executionContext) _DiscountReadiness_next(ctx context.Context, field graphql.CollectedField, obj *model.DiscountReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DiscountReadiness_next(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12742,6 +13195,9 @@ func (ec *executionContext) fieldContext_DiscountReadiness_refresh(_ context.Con
 }
 
 func (ec *executionContext) _DownloadCount_deliverableId(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DownloadCount_deliverableId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12765,6 +13221,9 @@ func (ec *executionContext) fieldContext_DownloadCount_deliverableId(_ context.C
 }
 
 func (ec *executionContext) _DownloadCount_count(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DownloadCount_count(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12788,6 +13247,9 @@ func (ec *executionContext) fieldContext_DownloadCount_count(_ context.Context, 
 }
 
 func (ec *executionContext) _DownloadCount_limit(ctx context.Context, field graphql.CollectedField, obj *model.DownloadCount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_DownloadCount_limit(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12811,6 +13273,9 @@ func (ec *executionContext) fieldContext_DownloadCount_limit(_ context.Context, 
 }
 
 func (ec *executionContext) _Event_id(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12834,6 +13299,9 @@ func (ec *executionContext) fieldContext_Event_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Event_object(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12857,6 +13325,9 @@ func (ec *executionContext) fieldContext_Event_object(_ context.Context, field g
 }
 
 func (ec *executionContext) _Event_type(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_type(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12880,6 +13351,9 @@ func (ec *executionContext) fieldContext_Event_type(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Event_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12903,6 +13377,9 @@ func (ec *executionContext) fieldContext_Event_createdAt(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Event_listingId(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -12926,6 +13403,9 @@ func (ec *executionContext) fieldContext_Event_listingId(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Event_orderId(ctx context.Context, field graphql.CollectedField, obj *model.Event) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Event_orderId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13036,6 +13516,9 @@ func (ec *executionContext) fieldContext_EventConnection_pageInfo(_ context.Cont
 }
 
 func (ec *executionContext) _EventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.EventEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_EventEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13114,6 +13597,9 @@ func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphq
 }
 
 func (ec *executionContext) _File_object(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13137,6 +13623,9 @@ func (ec *executionContext) fieldContext_File_object(_ context.Context, field gr
 }
 
 func (ec *executionContext) _File_token(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_token(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13160,6 +13649,9 @@ func (ec *executionContext) fieldContext_File_token(_ context.Context, field gra
 }
 
 func (ec *executionContext) _File_purpose(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_purpose(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13183,6 +13675,9 @@ func (ec *executionContext) fieldContext_File_purpose(_ context.Context, field g
 }
 
 func (ec *executionContext) _File_filename(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_filename(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13206,6 +13701,9 @@ func (ec *executionContext) fieldContext_File_filename(_ context.Context, field 
 }
 
 func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_size(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13229,6 +13727,9 @@ func (ec *executionContext) fieldContext_File_size(_ context.Context, field grap
 }
 
 func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_contentType(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13252,6 +13753,9 @@ func (ec *executionContext) fieldContext_File_contentType(_ context.Context, fie
 }
 
 func (ec *executionContext) _File_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13275,6 +13779,9 @@ func (ec *executionContext) fieldContext_File_expiresAt(_ context.Context, field
 }
 
 func (ec *executionContext) _GraphQLCall_query(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_GraphQLCall_query(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13298,6 +13805,9 @@ func (ec *executionContext) fieldContext_GraphQLCall_query(_ context.Context, fi
 }
 
 func (ec *executionContext) _GraphQLCall_variables(ctx context.Context, field graphql.CollectedField, obj *model.GraphQLCall) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_GraphQLCall_variables(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13321,6 +13831,9 @@ func (ec *executionContext) fieldContext_GraphQLCall_variables(_ context.Context
 }
 
 func (ec *executionContext) _LicenseActivation_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13344,6 +13857,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_object(_ context.Cont
 }
 
 func (ec *executionContext) _LicenseActivation_id(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13367,6 +13883,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_id(_ context.Context,
 }
 
 func (ec *executionContext) _LicenseActivation_fingerprint(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_fingerprint(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13390,6 +13909,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_fingerprint(_ context
 }
 
 func (ec *executionContext) _LicenseActivation_label(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_label(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13413,6 +13935,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_label(_ context.Conte
 }
 
 func (ec *executionContext) _LicenseActivation_metadata(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_metadata(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13436,6 +13961,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_metadata(_ context.Co
 }
 
 func (ec *executionContext) _LicenseActivation_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13459,6 +13987,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_createdAt(_ context.C
 }
 
 func (ec *executionContext) _LicenseActivation_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseActivation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseActivation_lastSeenAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13482,6 +14013,9 @@ func (ec *executionContext) fieldContext_LicenseActivation_lastSeenAt(_ context.
 }
 
 func (ec *executionContext) _LicenseKey_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13505,6 +14039,9 @@ func (ec *executionContext) fieldContext_LicenseKey_object(_ context.Context, fi
 }
 
 func (ec *executionContext) _LicenseKey_id(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13528,6 +14065,9 @@ func (ec *executionContext) fieldContext_LicenseKey_id(_ context.Context, field 
 }
 
 func (ec *executionContext) _LicenseKey_key(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_key(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13551,6 +14091,9 @@ func (ec *executionContext) fieldContext_LicenseKey_key(_ context.Context, field
 }
 
 func (ec *executionContext) _LicenseKey_listingId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13574,6 +14117,9 @@ func (ec *executionContext) fieldContext_LicenseKey_listingId(_ context.Context,
 }
 
 func (ec *executionContext) _LicenseKey_orderId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_orderId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13597,6 +14143,9 @@ func (ec *executionContext) fieldContext_LicenseKey_orderId(_ context.Context, f
 }
 
 func (ec *executionContext) _LicenseKey_customerId(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_customerId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13620,6 +14169,9 @@ func (ec *executionContext) fieldContext_LicenseKey_customerId(_ context.Context
 }
 
 func (ec *executionContext) _LicenseKey_status(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13643,6 +14195,9 @@ func (ec *executionContext) fieldContext_LicenseKey_status(_ context.Context, fi
 }
 
 func (ec *executionContext) _LicenseKey_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_activationLimit(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13666,6 +14221,9 @@ func (ec *executionContext) fieldContext_LicenseKey_activationLimit(_ context.Co
 }
 
 func (ec *executionContext) _LicenseKey_activationsCount(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_activationsCount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13689,6 +14247,9 @@ func (ec *executionContext) fieldContext_LicenseKey_activationsCount(_ context.C
 }
 
 func (ec *executionContext) _LicenseKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13712,6 +14273,9 @@ func (ec *executionContext) fieldContext_LicenseKey_expiresAt(_ context.Context,
 }
 
 func (ec *executionContext) _LicenseKey_lastValidatedAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_lastValidatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13767,6 +14331,9 @@ func (ec *executionContext) fieldContext_LicenseKey_activations(_ context.Contex
 }
 
 func (ec *executionContext) _LicenseKey_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13790,6 +14357,9 @@ func (ec *executionContext) fieldContext_LicenseKey_createdAt(_ context.Context,
 }
 
 func (ec *executionContext) _LicenseKey_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKey_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13877,6 +14447,9 @@ func (ec *executionContext) fieldContext_LicenseKeyConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _LicenseKeyEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.LicenseKeyEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseKeyEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13932,6 +14505,9 @@ func (ec *executionContext) fieldContext_LicenseKeyEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _LicenseSettings_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseSettings_activationLimit(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13955,6 +14531,9 @@ func (ec *executionContext) fieldContext_LicenseSettings_activationLimit(_ conte
 }
 
 func (ec *executionContext) _LicenseSettings_expiresAfterDays(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseSettings_expiresAfterDays(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13978,6 +14557,9 @@ func (ec *executionContext) fieldContext_LicenseSettings_expiresAfterDays(_ cont
 }
 
 func (ec *executionContext) _LicenseSettings_keyPrefix(ctx context.Context, field graphql.CollectedField, obj *model.LicenseSettings) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseSettings_keyPrefix(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14001,6 +14583,9 @@ func (ec *executionContext) fieldContext_LicenseSettings_keyPrefix(_ context.Con
 }
 
 func (ec *executionContext) _LicenseValidation_object(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseValidation_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14024,6 +14609,9 @@ func (ec *executionContext) fieldContext_LicenseValidation_object(_ context.Cont
 }
 
 func (ec *executionContext) _LicenseValidation_valid(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseValidation_valid(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14047,6 +14635,9 @@ func (ec *executionContext) fieldContext_LicenseValidation_valid(_ context.Conte
 }
 
 func (ec *executionContext) _LicenseValidation_code(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseValidation_code(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14134,6 +14725,9 @@ func (ec *executionContext) fieldContext_LicenseValidation_activation(_ context.
 }
 
 func (ec *executionContext) _LicenseValidation_token(ctx context.Context, field graphql.CollectedField, obj *model.LicenseValidation) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_LicenseValidation_token(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14157,6 +14751,9 @@ func (ec *executionContext) fieldContext_LicenseValidation_token(_ context.Conte
 }
 
 func (ec *executionContext) _Listing_object(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14180,6 +14777,9 @@ func (ec *executionContext) fieldContext_Listing_object(_ context.Context, field
 }
 
 func (ec *executionContext) _Listing_id(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14203,6 +14803,9 @@ func (ec *executionContext) fieldContext_Listing_id(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Listing_title(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_title(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14226,6 +14829,9 @@ func (ec *executionContext) fieldContext_Listing_title(_ context.Context, field 
 }
 
 func (ec *executionContext) _Listing_description(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14249,6 +14855,9 @@ func (ec *executionContext) fieldContext_Listing_description(_ context.Context, 
 }
 
 func (ec *executionContext) _Listing_price(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_price(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14272,6 +14881,9 @@ func (ec *executionContext) fieldContext_Listing_price(_ context.Context, field 
 }
 
 func (ec *executionContext) _Listing_pricing(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_pricing(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14295,6 +14907,9 @@ func (ec *executionContext) fieldContext_Listing_pricing(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Listing_suggestedPrice(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_suggestedPrice(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14318,6 +14933,9 @@ func (ec *executionContext) fieldContext_Listing_suggestedPrice(_ context.Contex
 }
 
 func (ec *executionContext) _Listing_maximumPrice(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_maximumPrice(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14341,6 +14959,9 @@ func (ec *executionContext) fieldContext_Listing_maximumPrice(_ context.Context,
 }
 
 func (ec *executionContext) _Listing_currency(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14364,6 +14985,9 @@ func (ec *executionContext) fieldContext_Listing_currency(_ context.Context, fie
 }
 
 func (ec *executionContext) _Listing_slug(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_slug(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14387,6 +15011,9 @@ func (ec *executionContext) fieldContext_Listing_slug(_ context.Context, field g
 }
 
 func (ec *executionContext) _Listing_status(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14410,6 +15037,9 @@ func (ec *executionContext) fieldContext_Listing_status(_ context.Context, field
 }
 
 func (ec *executionContext) _Listing_url(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14433,6 +15063,9 @@ func (ec *executionContext) fieldContext_Listing_url(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Listing_checkoutUrl(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_checkoutUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14456,6 +15089,9 @@ func (ec *executionContext) fieldContext_Listing_checkoutUrl(_ context.Context, 
 }
 
 func (ec *executionContext) _Listing_coverUrl(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_coverUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14479,6 +15115,9 @@ func (ec *executionContext) fieldContext_Listing_coverUrl(_ context.Context, fie
 }
 
 func (ec *executionContext) _Listing_coverBlur(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_coverBlur(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14502,6 +15141,9 @@ func (ec *executionContext) fieldContext_Listing_coverBlur(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_fulfillment(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_fulfillment(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14525,6 +15167,9 @@ func (ec *executionContext) fieldContext_Listing_fulfillment(_ context.Context, 
 }
 
 func (ec *executionContext) _Listing_externalDelivery(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_externalDelivery(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14676,6 +15321,9 @@ func (ec *executionContext) fieldContext_Listing_access(_ context.Context, field
 }
 
 func (ec *executionContext) _Listing_billing(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_billing(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14699,6 +15347,9 @@ func (ec *executionContext) fieldContext_Listing_billing(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Listing_interval(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_interval(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14722,6 +15373,9 @@ func (ec *executionContext) fieldContext_Listing_interval(_ context.Context, fie
 }
 
 func (ec *executionContext) _Listing_trialDays(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_trialDays(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14745,6 +15399,9 @@ func (ec *executionContext) fieldContext_Listing_trialDays(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_utmSource(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_utmSource(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14768,6 +15425,9 @@ func (ec *executionContext) fieldContext_Listing_utmSource(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_utmMedium(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_utmMedium(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14791,6 +15451,9 @@ func (ec *executionContext) fieldContext_Listing_utmMedium(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_utmCampaign(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_utmCampaign(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14814,6 +15477,9 @@ func (ec *executionContext) fieldContext_Listing_utmCampaign(_ context.Context, 
 }
 
 func (ec *executionContext) _Listing_metadata(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_metadata(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14945,6 +15611,9 @@ func (ec *executionContext) fieldContext_Listing_readiness(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14968,6 +15637,9 @@ func (ec *executionContext) fieldContext_Listing_createdAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -14991,6 +15663,9 @@ func (ec *executionContext) fieldContext_Listing_updatedAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Listing_publishedAt(ctx context.Context, field graphql.CollectedField, obj *model.Listing) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Listing_publishedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15014,6 +15689,9 @@ func (ec *executionContext) fieldContext_Listing_publishedAt(_ context.Context, 
 }
 
 func (ec *executionContext) _ListingAccess_downloadLimit(ctx context.Context, field graphql.CollectedField, obj *model.ListingAccess) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAccess_downloadLimit(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15037,6 +15715,9 @@ func (ec *executionContext) fieldContext_ListingAccess_downloadLimit(_ context.C
 }
 
 func (ec *executionContext) _ListingAccess_accessDays(ctx context.Context, field graphql.CollectedField, obj *model.ListingAccess) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAccess_accessDays(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15060,6 +15741,9 @@ func (ec *executionContext) fieldContext_ListingAccess_accessDays(_ context.Cont
 }
 
 func (ec *executionContext) _ListingAnalytics_listingId(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15083,6 +15767,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_listingId(_ context.Co
 }
 
 func (ec *executionContext) _ListingAnalytics_title(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_title(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15138,6 +15825,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_listing(_ context.Cont
 }
 
 func (ec *executionContext) _ListingAnalytics_revenue(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_revenue(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15161,6 +15851,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_revenue(_ context.Cont
 }
 
 func (ec *executionContext) _ListingAnalytics_orders(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_orders(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15184,6 +15877,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_orders(_ context.Conte
 }
 
 func (ec *executionContext) _ListingAnalytics_views(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_views(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15207,6 +15903,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_views(_ context.Contex
 }
 
 func (ec *executionContext) _ListingAnalytics_checkouts(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_checkouts(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15230,6 +15929,9 @@ func (ec *executionContext) fieldContext_ListingAnalytics_checkouts(_ context.Co
 }
 
 func (ec *executionContext) _ListingAnalytics_conversionRate(ctx context.Context, field graphql.CollectedField, obj *model.ListingAnalytics) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingAnalytics_conversionRate(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15317,6 +16019,9 @@ func (ec *executionContext) fieldContext_ListingConnection_pageInfo(_ context.Co
 }
 
 func (ec *executionContext) _ListingEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ListingEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15372,6 +16077,9 @@ func (ec *executionContext) fieldContext_ListingEdge_node(_ context.Context, fie
 }
 
 func (ec *executionContext) _ListingReadiness_sellable(ctx context.Context, field graphql.CollectedField, obj *model.ListingReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingReadiness_sellable(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15427,6 +16135,9 @@ func (ec *executionContext) fieldContext_ListingReadiness_actions(_ context.Cont
 }
 
 func (ec *executionContext) _ListingReadiness_next(ctx context.Context, field graphql.CollectedField, obj *model.ListingReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ListingReadiness_next(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15482,6 +16193,9 @@ func (ec *executionContext) fieldContext_ListingReadiness_refresh(_ context.Cont
 }
 
 func (ec *executionContext) _McpCall_tool(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_McpCall_tool(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15505,6 +16219,9 @@ func (ec *executionContext) fieldContext_McpCall_tool(_ context.Context, field g
 }
 
 func (ec *executionContext) _McpCall_arguments(ctx context.Context, field graphql.CollectedField, obj *model.MCPCall) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_McpCall_arguments(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15528,6 +16245,9 @@ func (ec *executionContext) fieldContext_McpCall_arguments(_ context.Context, fi
 }
 
 func (ec *executionContext) _Membership_object(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15551,6 +16271,9 @@ func (ec *executionContext) fieldContext_Membership_object(_ context.Context, fi
 }
 
 func (ec *executionContext) _Membership_id(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15574,6 +16297,9 @@ func (ec *executionContext) fieldContext_Membership_id(_ context.Context, field 
 }
 
 func (ec *executionContext) _Membership_listingId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15597,6 +16323,9 @@ func (ec *executionContext) fieldContext_Membership_listingId(_ context.Context,
 }
 
 func (ec *executionContext) _Membership_customerId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_customerId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15620,6 +16349,9 @@ func (ec *executionContext) fieldContext_Membership_customerId(_ context.Context
 }
 
 func (ec *executionContext) _Membership_buyerEmail(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_buyerEmail(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15643,6 +16375,9 @@ func (ec *executionContext) fieldContext_Membership_buyerEmail(_ context.Context
 }
 
 func (ec *executionContext) _Membership_status(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15666,6 +16401,9 @@ func (ec *executionContext) fieldContext_Membership_status(_ context.Context, fi
 }
 
 func (ec *executionContext) _Membership_interval(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_interval(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15689,6 +16427,9 @@ func (ec *executionContext) fieldContext_Membership_interval(_ context.Context, 
 }
 
 func (ec *executionContext) _Membership_amount(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_amount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15712,6 +16453,9 @@ func (ec *executionContext) fieldContext_Membership_amount(_ context.Context, fi
 }
 
 func (ec *executionContext) _Membership_currency(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15735,6 +16479,9 @@ func (ec *executionContext) fieldContext_Membership_currency(_ context.Context, 
 }
 
 func (ec *executionContext) _Membership_currentPeriodStart(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_currentPeriodStart(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15758,6 +16505,9 @@ func (ec *executionContext) fieldContext_Membership_currentPeriodStart(_ context
 }
 
 func (ec *executionContext) _Membership_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_currentPeriodEnd(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15781,6 +16531,9 @@ func (ec *executionContext) fieldContext_Membership_currentPeriodEnd(_ context.C
 }
 
 func (ec *executionContext) _Membership_trialEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_trialEnd(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15804,6 +16557,9 @@ func (ec *executionContext) fieldContext_Membership_trialEnd(_ context.Context, 
 }
 
 func (ec *executionContext) _Membership_cancelAtPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_cancelAtPeriodEnd(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15827,6 +16583,9 @@ func (ec *executionContext) fieldContext_Membership_cancelAtPeriodEnd(_ context.
 }
 
 func (ec *executionContext) _Membership_canceledAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_canceledAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15850,6 +16609,9 @@ func (ec *executionContext) fieldContext_Membership_canceledAt(_ context.Context
 }
 
 func (ec *executionContext) _Membership_endedAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_endedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15873,6 +16635,9 @@ func (ec *executionContext) fieldContext_Membership_endedAt(_ context.Context, f
 }
 
 func (ec *executionContext) _Membership_endedReason(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_endedReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15896,6 +16661,9 @@ func (ec *executionContext) fieldContext_Membership_endedReason(_ context.Contex
 }
 
 func (ec *executionContext) _Membership_latestOrderId(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_latestOrderId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15919,6 +16687,9 @@ func (ec *executionContext) fieldContext_Membership_latestOrderId(_ context.Cont
 }
 
 func (ec *executionContext) _Membership_ordersCount(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_ordersCount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15942,6 +16713,9 @@ func (ec *executionContext) fieldContext_Membership_ordersCount(_ context.Contex
 }
 
 func (ec *executionContext) _Membership_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15965,6 +16739,9 @@ func (ec *executionContext) fieldContext_Membership_createdAt(_ context.Context,
 }
 
 func (ec *executionContext) _Membership_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Membership) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Membership_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16160,6 +16937,9 @@ func (ec *executionContext) fieldContext_MembershipConnection_pageInfo(_ context
 }
 
 func (ec *executionContext) _MembershipEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MembershipEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_MembershipEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16215,6 +16995,9 @@ func (ec *executionContext) fieldContext_MembershipEdge_node(_ context.Context, 
 }
 
 func (ec *executionContext) _MembershipStats_mrr(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_MembershipStats_mrr(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16238,6 +17021,9 @@ func (ec *executionContext) fieldContext_MembershipStats_mrr(_ context.Context, 
 }
 
 func (ec *executionContext) _MembershipStats_activeMemberships(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_MembershipStats_activeMemberships(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -16261,6 +17047,9 @@ func (ec *executionContext) fieldContext_MembershipStats_activeMemberships(_ con
 }
 
 func (ec *executionContext) _MembershipStats_currency(ctx context.Context, field graphql.CollectedField, obj *model.MembershipStats) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_MembershipStats_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18133,6 +18922,9 @@ func (ec *executionContext) fieldContext_Mutation_redeliverOrder(ctx context.Con
 }
 
 func (ec *executionContext) _Order_object(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18156,6 +18948,9 @@ func (ec *executionContext) fieldContext_Order_object(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_id(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18179,6 +18974,9 @@ func (ec *executionContext) fieldContext_Order_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Order_listingId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18202,6 +19000,9 @@ func (ec *executionContext) fieldContext_Order_listingId(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Order_listingSlug(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_listingSlug(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18225,6 +19026,9 @@ func (ec *executionContext) fieldContext_Order_listingSlug(_ context.Context, fi
 }
 
 func (ec *executionContext) _Order_customerId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_customerId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18248,6 +19052,9 @@ func (ec *executionContext) fieldContext_Order_customerId(_ context.Context, fie
 }
 
 func (ec *executionContext) _Order_buyerEmail(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_buyerEmail(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18271,6 +19078,9 @@ func (ec *executionContext) fieldContext_Order_buyerEmail(_ context.Context, fie
 }
 
 func (ec *executionContext) _Order_subtotal(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_subtotal(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18326,6 +19136,9 @@ func (ec *executionContext) fieldContext_Order_discount(_ context.Context, field
 }
 
 func (ec *executionContext) _Order_amount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_amount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18349,6 +19162,9 @@ func (ec *executionContext) fieldContext_Order_amount(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_currency(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18372,6 +19188,9 @@ func (ec *executionContext) fieldContext_Order_currency(_ context.Context, field
 }
 
 func (ec *executionContext) _Order_platformFee(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_platformFee(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18395,6 +19214,9 @@ func (ec *executionContext) fieldContext_Order_platformFee(_ context.Context, fi
 }
 
 func (ec *executionContext) _Order_netAmount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_netAmount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18418,6 +19240,9 @@ func (ec *executionContext) fieldContext_Order_netAmount(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Order_contentType(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_contentType(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18441,6 +19266,9 @@ func (ec *executionContext) fieldContext_Order_contentType(_ context.Context, fi
 }
 
 func (ec *executionContext) _Order_status(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18464,6 +19292,9 @@ func (ec *executionContext) fieldContext_Order_status(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_paymentStatus(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_paymentStatus(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18487,6 +19318,9 @@ func (ec *executionContext) fieldContext_Order_paymentStatus(_ context.Context, 
 }
 
 func (ec *executionContext) _Order_paymentIntentId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_paymentIntentId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18510,6 +19344,9 @@ func (ec *executionContext) fieldContext_Order_paymentIntentId(_ context.Context
 }
 
 func (ec *executionContext) _Order_checkoutData(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_checkoutData(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18579,6 +19416,9 @@ func (ec *executionContext) fieldContext_Order_sellerSnapshot(_ context.Context,
 }
 
 func (ec *executionContext) _Order_handedOffAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_handedOffAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18634,6 +19474,9 @@ func (ec *executionContext) fieldContext_Order_deliverables(_ context.Context, f
 }
 
 func (ec *executionContext) _Order_hasDeliverables(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_hasDeliverables(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18657,6 +19500,9 @@ func (ec *executionContext) fieldContext_Order_hasDeliverables(_ context.Context
 }
 
 func (ec *executionContext) _Order_disputeStatus(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_disputeStatus(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18680,6 +19526,9 @@ func (ec *executionContext) fieldContext_Order_disputeStatus(_ context.Context, 
 }
 
 func (ec *executionContext) _Order_refundAmount(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_refundAmount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18703,6 +19552,9 @@ func (ec *executionContext) fieldContext_Order_refundAmount(_ context.Context, f
 }
 
 func (ec *executionContext) _Order_refundedAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_refundedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18726,6 +19578,9 @@ func (ec *executionContext) fieldContext_Order_refundedAt(_ context.Context, fie
 }
 
 func (ec *executionContext) _Order_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18749,6 +19604,9 @@ func (ec *executionContext) fieldContext_Order_createdAt(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Order_paidAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_paidAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18772,6 +19630,9 @@ func (ec *executionContext) fieldContext_Order_paidAt(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_fulfilledAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_fulfilledAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18795,6 +19656,9 @@ func (ec *executionContext) fieldContext_Order_fulfilledAt(_ context.Context, fi
 }
 
 func (ec *executionContext) _Order_fulfillmentNote(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_fulfillmentNote(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18818,6 +19682,9 @@ func (ec *executionContext) fieldContext_Order_fulfillmentNote(_ context.Context
 }
 
 func (ec *executionContext) _Order_canceledAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_canceledAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18841,6 +19708,9 @@ func (ec *executionContext) fieldContext_Order_canceledAt(_ context.Context, fie
 }
 
 func (ec *executionContext) _Order_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18928,6 +19798,9 @@ func (ec *executionContext) fieldContext_Order_access(_ context.Context, field g
 }
 
 func (ec *executionContext) _Order_membershipId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_membershipId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18951,6 +19824,9 @@ func (ec *executionContext) fieldContext_Order_membershipId(_ context.Context, f
 }
 
 func (ec *executionContext) _Order_billingReason(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_billingReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19070,6 +19946,9 @@ func (ec *executionContext) fieldContext_Order_customer(_ context.Context, field
 }
 
 func (ec *executionContext) _OrderAccess_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.OrderAccess) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderAccess_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19189,6 +20068,9 @@ func (ec *executionContext) fieldContext_OrderConnection_pageInfo(_ context.Cont
 }
 
 func (ec *executionContext) _OrderDiscount_id(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderDiscount_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19212,6 +20094,9 @@ func (ec *executionContext) fieldContext_OrderDiscount_id(_ context.Context, fie
 }
 
 func (ec *executionContext) _OrderDiscount_code(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderDiscount_code(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19235,6 +20120,9 @@ func (ec *executionContext) fieldContext_OrderDiscount_code(_ context.Context, f
 }
 
 func (ec *executionContext) _OrderDiscount_amount(ctx context.Context, field graphql.CollectedField, obj *model.OrderDiscount) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderDiscount_amount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19258,6 +20146,9 @@ func (ec *executionContext) fieldContext_OrderDiscount_amount(_ context.Context,
 }
 
 func (ec *executionContext) _OrderEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.OrderEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19345,6 +20236,9 @@ func (ec *executionContext) fieldContext_OrderReadiness_actions(_ context.Contex
 }
 
 func (ec *executionContext) _OrderReadiness_next(ctx context.Context, field graphql.CollectedField, obj *model.OrderReadiness) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_OrderReadiness_next(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19400,6 +20294,9 @@ func (ec *executionContext) fieldContext_OrderReadiness_refresh(_ context.Contex
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PageInfo_hasNextPage(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19423,6 +20320,9 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PageInfo_endCursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19446,6 +20346,9 @@ func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, f
 }
 
 func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PageInfo_hasPreviousPage(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19469,6 +20372,9 @@ func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Cont
 }
 
 func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PageInfo_startCursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19492,6 +20398,9 @@ func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context,
 }
 
 func (ec *executionContext) _Ping_object(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Ping_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19515,6 +20424,9 @@ func (ec *executionContext) fieldContext_Ping_object(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Ping_ok(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Ping_ok(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19538,6 +20450,9 @@ func (ec *executionContext) fieldContext_Ping_ok(_ context.Context, field graphq
 }
 
 func (ec *executionContext) _Ping_time(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Ping_time(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19561,6 +20476,9 @@ func (ec *executionContext) fieldContext_Ping_time(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Ping_version(ctx context.Context, field graphql.CollectedField, obj *model.Ping) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Ping_version(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19584,6 +20502,9 @@ func (ec *executionContext) fieldContext_Ping_version(_ context.Context, field g
 }
 
 func (ec *executionContext) _Plan_object(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19607,6 +20528,9 @@ func (ec *executionContext) fieldContext_Plan_object(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Plan_id(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19630,6 +20554,9 @@ func (ec *executionContext) fieldContext_Plan_id(_ context.Context, field graphq
 }
 
 func (ec *executionContext) _Plan_name(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19653,6 +20580,9 @@ func (ec *executionContext) fieldContext_Plan_name(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Plan_feeRate(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_feeRate(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19676,6 +20606,9 @@ func (ec *executionContext) fieldContext_Plan_feeRate(_ context.Context, field g
 }
 
 func (ec *executionContext) _Plan_monthlyPrice(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_monthlyPrice(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19699,6 +20632,9 @@ func (ec *executionContext) fieldContext_Plan_monthlyPrice(_ context.Context, fi
 }
 
 func (ec *executionContext) _Plan_currency(ctx context.Context, field graphql.CollectedField, obj *model.Plan) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Plan_currency(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19722,6 +20658,9 @@ func (ec *executionContext) fieldContext_Plan_currency(_ context.Context, field 
 }
 
 func (ec *executionContext) _PlanChange_object(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PlanChange_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19745,6 +20684,9 @@ func (ec *executionContext) fieldContext_PlanChange_object(_ context.Context, fi
 }
 
 func (ec *executionContext) _PlanChange_plan(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PlanChange_plan(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19768,6 +20710,9 @@ func (ec *executionContext) fieldContext_PlanChange_plan(_ context.Context, fiel
 }
 
 func (ec *executionContext) _PlanChange_status(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PlanChange_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19791,6 +20736,9 @@ func (ec *executionContext) fieldContext_PlanChange_status(_ context.Context, fi
 }
 
 func (ec *executionContext) _PlanChange_url(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PlanChange_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19814,6 +20762,9 @@ func (ec *executionContext) fieldContext_PlanChange_url(_ context.Context, field
 }
 
 func (ec *executionContext) _PlanChange_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PlanChange) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PlanChange_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19837,6 +20788,9 @@ func (ec *executionContext) fieldContext_PlanChange_expiresAt(_ context.Context,
 }
 
 func (ec *executionContext) _PortalLink_object(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PortalLink_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19860,6 +20814,9 @@ func (ec *executionContext) fieldContext_PortalLink_object(_ context.Context, fi
 }
 
 func (ec *executionContext) _PortalLink_url(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PortalLink_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19883,6 +20840,9 @@ func (ec *executionContext) fieldContext_PortalLink_url(_ context.Context, field
 }
 
 func (ec *executionContext) _PortalLink_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PortalLink) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PortalLink_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19906,6 +20866,9 @@ func (ec *executionContext) fieldContext_PortalLink_expiresAt(_ context.Context,
 }
 
 func (ec *executionContext) _ProcessorDisconnection_object(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorDisconnection_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19929,6 +20892,9 @@ func (ec *executionContext) fieldContext_ProcessorDisconnection_object(_ context
 }
 
 func (ec *executionContext) _ProcessorDisconnection_accountId(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorDisconnection_accountId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19952,6 +20918,9 @@ func (ec *executionContext) fieldContext_ProcessorDisconnection_accountId(_ cont
 }
 
 func (ec *executionContext) _ProcessorDisconnection_affectedListings(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorDisconnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorDisconnection_affectedListings(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19975,6 +20944,9 @@ func (ec *executionContext) fieldContext_ProcessorDisconnection_affectedListings
 }
 
 func (ec *executionContext) _ProcessorOnboarding_object(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorOnboarding) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorOnboarding_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19998,6 +20970,9 @@ func (ec *executionContext) fieldContext_ProcessorOnboarding_object(_ context.Co
 }
 
 func (ec *executionContext) _ProcessorOnboarding_url(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorOnboarding) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorOnboarding_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20021,6 +20996,9 @@ func (ec *executionContext) fieldContext_ProcessorOnboarding_url(_ context.Conte
 }
 
 func (ec *executionContext) _ProcessorOnboarding_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorOnboarding) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorOnboarding_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20076,6 +21054,9 @@ func (ec *executionContext) fieldContext_ProcessorOnboarding_readiness(_ context
 }
 
 func (ec *executionContext) _ProcessorStatus_accountId(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorStatus_accountId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20099,6 +21080,9 @@ func (ec *executionContext) fieldContext_ProcessorStatus_accountId(_ context.Con
 }
 
 func (ec *executionContext) _ProcessorStatus_status(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorStatus_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20122,6 +21106,9 @@ func (ec *executionContext) fieldContext_ProcessorStatus_status(_ context.Contex
 }
 
 func (ec *executionContext) _ProcessorStatus_chargesEnabled(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorStatus_chargesEnabled(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20145,6 +21132,9 @@ func (ec *executionContext) fieldContext_ProcessorStatus_chargesEnabled(_ contex
 }
 
 func (ec *executionContext) _ProcessorStatus_payoutsEnabled(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorStatus_payoutsEnabled(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20168,6 +21158,9 @@ func (ec *executionContext) fieldContext_ProcessorStatus_payoutsEnabled(_ contex
 }
 
 func (ec *executionContext) _ProcessorStatus_testMode(ctx context.Context, field graphql.CollectedField, obj *model.ProcessorStatus) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ProcessorStatus_testMode(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20191,6 +21184,9 @@ func (ec *executionContext) fieldContext_ProcessorStatus_testMode(_ context.Cont
 }
 
 func (ec *executionContext) _PublicLicenseKey_object(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20214,6 +21210,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_object(_ context.Conte
 }
 
 func (ec *executionContext) _PublicLicenseKey_id(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20237,6 +21236,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_id(_ context.Context, 
 }
 
 func (ec *executionContext) _PublicLicenseKey_status(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20260,6 +21262,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_status(_ context.Conte
 }
 
 func (ec *executionContext) _PublicLicenseKey_listingId(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_listingId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20283,6 +21288,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_listingId(_ context.Co
 }
 
 func (ec *executionContext) _PublicLicenseKey_activationLimit(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_activationLimit(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20306,6 +21314,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_activationLimit(_ cont
 }
 
 func (ec *executionContext) _PublicLicenseKey_activationsCount(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_activationsCount(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20329,6 +21340,9 @@ func (ec *executionContext) fieldContext_PublicLicenseKey_activationsCount(_ con
 }
 
 func (ec *executionContext) _PublicLicenseKey_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PublicLicenseKey) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_PublicLicenseKey_expiresAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20952,6 +21966,9 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 }
 
 func (ec *executionContext) _ReadinessRefresh_method(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ReadinessRefresh_method(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20975,6 +21992,9 @@ func (ec *executionContext) fieldContext_ReadinessRefresh_method(_ context.Conte
 }
 
 func (ec *executionContext) _ReadinessRefresh_endpoint(ctx context.Context, field graphql.CollectedField, obj *model.ReadinessRefresh) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ReadinessRefresh_endpoint(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21062,6 +22082,9 @@ func (ec *executionContext) fieldContext_ReadinessRefresh_mcp(_ context.Context,
 }
 
 func (ec *executionContext) _Redelivery_object(ctx context.Context, field graphql.CollectedField, obj *model.Redelivery) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Redelivery_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21085,6 +22108,9 @@ func (ec *executionContext) fieldContext_Redelivery_object(_ context.Context, fi
 }
 
 func (ec *executionContext) _Redelivery_orderId(ctx context.Context, field graphql.CollectedField, obj *model.Redelivery) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Redelivery_orderId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21108,6 +22134,9 @@ func (ec *executionContext) fieldContext_Redelivery_orderId(_ context.Context, f
 }
 
 func (ec *executionContext) _Redelivery_events(ctx context.Context, field graphql.CollectedField, obj *model.Redelivery) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Redelivery_events(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21131,6 +22160,9 @@ func (ec *executionContext) fieldContext_Redelivery_events(_ context.Context, fi
 }
 
 func (ec *executionContext) _Redelivery_endpoints(ctx context.Context, field graphql.CollectedField, obj *model.Redelivery) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Redelivery_endpoints(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21154,6 +22186,9 @@ func (ec *executionContext) fieldContext_Redelivery_endpoints(_ context.Context,
 }
 
 func (ec *executionContext) _Review_object(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21177,6 +22212,9 @@ func (ec *executionContext) fieldContext_Review_object(_ context.Context, field 
 }
 
 func (ec *executionContext) _Review_id(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21200,6 +22238,9 @@ func (ec *executionContext) fieldContext_Review_id(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Review_rating(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_rating(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21223,6 +22264,9 @@ func (ec *executionContext) fieldContext_Review_rating(_ context.Context, field 
 }
 
 func (ec *executionContext) _Review_text(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_text(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21246,6 +22290,9 @@ func (ec *executionContext) fieldContext_Review_text(_ context.Context, field gr
 }
 
 func (ec *executionContext) _Review_buyerName(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_buyerName(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21269,6 +22316,9 @@ func (ec *executionContext) fieldContext_Review_buyerName(_ context.Context, fie
 }
 
 func (ec *executionContext) _Review_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Review) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Review_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21356,6 +22406,9 @@ func (ec *executionContext) fieldContext_ReviewConnection_pageInfo(_ context.Con
 }
 
 func (ec *executionContext) _ReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ReviewEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ReviewEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21411,6 +22464,9 @@ func (ec *executionContext) fieldContext_ReviewEdge_node(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Reviews_count(ctx context.Context, field graphql.CollectedField, obj *model.Reviews) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Reviews_count(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21489,6 +22545,9 @@ func (ec *executionContext) fieldContext_Reviews_items(_ context.Context, field 
 }
 
 func (ec *executionContext) _Store_object(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21512,6 +22571,9 @@ func (ec *executionContext) fieldContext_Store_object(_ context.Context, field g
 }
 
 func (ec *executionContext) _Store_id(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21535,6 +22597,9 @@ func (ec *executionContext) fieldContext_Store_id(_ context.Context, field graph
 }
 
 func (ec *executionContext) _Store_displayName(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_displayName(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21558,6 +22623,9 @@ func (ec *executionContext) fieldContext_Store_displayName(_ context.Context, fi
 }
 
 func (ec *executionContext) _Store_bio(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_bio(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21581,6 +22649,9 @@ func (ec *executionContext) fieldContext_Store_bio(_ context.Context, field grap
 }
 
 func (ec *executionContext) _Store_avatarUrl(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_avatarUrl(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21604,6 +22675,9 @@ func (ec *executionContext) fieldContext_Store_avatarUrl(_ context.Context, fiel
 }
 
 func (ec *executionContext) _Store_slug(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_slug(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21627,6 +22701,9 @@ func (ec *executionContext) fieldContext_Store_slug(_ context.Context, field gra
 }
 
 func (ec *executionContext) _Store_url(ctx context.Context, field graphql.CollectedField, obj *model.Store) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Store_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21726,6 +22803,9 @@ func (ec *executionContext) fieldContext_Subscription_events(ctx context.Context
 }
 
 func (ec *executionContext) _WebhookEndpoint_object(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21749,6 +22829,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_object(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21772,6 +22855,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_id(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_url(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21795,6 +22881,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_url(_ context.Context, 
 }
 
 func (ec *executionContext) _WebhookEndpoint_name(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21818,6 +22907,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_name(_ context.Context,
 }
 
 func (ec *executionContext) _WebhookEndpoint_events(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_events(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21841,6 +22933,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_events(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEndpoint_status(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21864,6 +22959,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_status(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_disabledReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21887,6 +22985,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_disabledReason(_ contex
 }
 
 func (ec *executionContext) _WebhookEndpoint_consecutiveFailures(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_consecutiveFailures(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21910,6 +23011,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_consecutiveFailures(_ c
 }
 
 func (ec *executionContext) _WebhookEndpoint_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -21933,6 +23037,9 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_createdAt(_ context.Con
 }
 
 func (ec *executionContext) _WebhookEndpoint_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpoint) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpoint_updatedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22064,6 +23171,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointConnection_pageInfo(_ co
 }
 
 func (ec *executionContext) _WebhookEndpointEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpointEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEndpointEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22119,6 +23229,9 @@ func (ec *executionContext) fieldContext_WebhookEndpointEdge_node(_ context.Cont
 }
 
 func (ec *executionContext) _WebhookEvent_object(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22142,6 +23255,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_object(_ context.Context, 
 }
 
 func (ec *executionContext) _WebhookEvent_id(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22165,6 +23281,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_id(_ context.Context, fiel
 }
 
 func (ec *executionContext) _WebhookEvent_webhookId(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_webhookId(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22188,6 +23307,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_webhookId(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEvent_type(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_type(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22211,6 +23333,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_type(_ context.Context, fi
 }
 
 func (ec *executionContext) _WebhookEvent_status(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_status(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22234,6 +23359,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_status(_ context.Context, 
 }
 
 func (ec *executionContext) _WebhookEvent_attempts(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_attempts(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22257,6 +23385,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_attempts(_ context.Context
 }
 
 func (ec *executionContext) _WebhookEvent_lastStatusCode(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_lastStatusCode(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22280,6 +23411,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_lastStatusCode(_ context.C
 }
 
 func (ec *executionContext) _WebhookEvent_lastError(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_lastError(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22303,6 +23437,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_lastError(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookEvent_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_nextAttemptAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22326,6 +23463,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_nextAttemptAt(_ context.Co
 }
 
 func (ec *executionContext) _WebhookEvent_deliveredAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_deliveredAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22349,6 +23489,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_deliveredAt(_ context.Cont
 }
 
 func (ec *executionContext) _WebhookEvent_failedAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_failedAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22372,6 +23515,9 @@ func (ec *executionContext) fieldContext_WebhookEvent_failedAt(_ context.Context
 }
 
 func (ec *executionContext) _WebhookEvent_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEvent) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEvent_createdAt(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22459,6 +23605,9 @@ func (ec *executionContext) fieldContext_WebhookEventConnection_pageInfo(_ conte
 }
 
 func (ec *executionContext) _WebhookEventEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEventEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookEventEdge_cursor(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22514,6 +23663,9 @@ func (ec *executionContext) fieldContext_WebhookEventEdge_node(_ context.Context
 }
 
 func (ec *executionContext) _WebhookTest_object(ctx context.Context, field graphql.CollectedField, obj *model.WebhookTest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookTest_object(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22537,6 +23689,9 @@ func (ec *executionContext) fieldContext_WebhookTest_object(_ context.Context, f
 }
 
 func (ec *executionContext) _WebhookTest_statusCode(ctx context.Context, field graphql.CollectedField, obj *model.WebhookTest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookTest_statusCode(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22560,6 +23715,9 @@ func (ec *executionContext) fieldContext_WebhookTest_statusCode(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookTest_body(ctx context.Context, field graphql.CollectedField, obj *model.WebhookTest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookTest_body(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22583,6 +23741,9 @@ func (ec *executionContext) fieldContext_WebhookTest_body(_ context.Context, fie
 }
 
 func (ec *executionContext) _WebhookTest_durationMs(ctx context.Context, field graphql.CollectedField, obj *model.WebhookTest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookTest_durationMs(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22606,6 +23767,9 @@ func (ec *executionContext) fieldContext_WebhookTest_durationMs(_ context.Contex
 }
 
 func (ec *executionContext) _WebhookTest_error(ctx context.Context, field graphql.CollectedField, obj *model.WebhookTest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_WebhookTest_error(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22629,6 +23793,9 @@ func (ec *executionContext) fieldContext_WebhookTest_error(_ context.Context, fi
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Directive_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22675,6 +23842,9 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 }
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Directive_isRepeatable(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22698,6 +23868,9 @@ func (ec *executionContext) fieldContext___Directive_isRepeatable(_ context.Cont
 }
 
 func (ec *executionContext) ___Directive_locations(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Directive_locations(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22764,6 +23937,9 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 }
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___EnumValue_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -22856,6 +24032,9 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 }
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Field_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23023,6 +24202,9 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___InputValue_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23101,6 +24283,9 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 }
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___InputValue_defaultValue(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25224,6 +26409,9 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 var accountImplementors = []string{"Account", "Node"}
 
 func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, obj *model.Account) graphql.Marshaler {
+	if m, ok := ec.fast_Account(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25765,6 +26953,9 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 var accountReadinessImplementors = []string{"AccountReadiness"}
 
 func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.AccountReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_AccountReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25818,6 +27009,9 @@ func (ec *executionContext) _AccountReadiness(ctx context.Context, sel ast.Selec
 var accountStatsImplementors = []string{"AccountStats"}
 
 func (ec *executionContext) _AccountStats(ctx context.Context, sel ast.SelectionSet, obj *model.AccountStats) graphql.Marshaler {
+	if m, ok := ec.fast_AccountStats(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, accountStatsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25866,6 +27060,9 @@ func (ec *executionContext) _AccountStats(ctx context.Context, sel ast.Selection
 var actionImplementors = []string{"Action"}
 
 func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, obj *model.Action) graphql.Marshaler {
+	if m, ok := ec.fast_Action(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25924,6 +27121,9 @@ func (ec *executionContext) _Action(ctx context.Context, sel ast.SelectionSet, o
 var actionInputImplementors = []string{"ActionInput"}
 
 func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionSet, obj *model.ActionInput) graphql.Marshaler {
+	if m, ok := ec.fast_ActionInput(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionInputImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -25972,6 +27172,9 @@ func (ec *executionContext) _ActionInput(ctx context.Context, sel ast.SelectionS
 var actionResolveImplementors = []string{"ActionResolve"}
 
 func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.SelectionSet, obj *model.ActionResolve) graphql.Marshaler {
+	if m, ok := ec.fast_ActionResolve(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, actionResolveImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26040,6 +27243,9 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 var analyticsImplementors = []string{"Analytics"}
 
 func (ec *executionContext) _Analytics(ctx context.Context, sel ast.SelectionSet, obj *model.Analytics) graphql.Marshaler {
+	if m, ok := ec.fast_Analytics(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26146,6 +27352,9 @@ func (ec *executionContext) _Analytics(ctx context.Context, sel ast.SelectionSet
 var analyticsBucketImplementors = []string{"AnalyticsBucket"}
 
 func (ec *executionContext) _AnalyticsBucket(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsBucket) graphql.Marshaler {
+	if m, ok := ec.fast_AnalyticsBucket(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsBucketImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26209,6 +27418,9 @@ func (ec *executionContext) _AnalyticsBucket(ctx context.Context, sel ast.Select
 var analyticsTotalsImplementors = []string{"AnalyticsTotals"}
 
 func (ec *executionContext) _AnalyticsTotals(ctx context.Context, sel ast.SelectionSet, obj *model.AnalyticsTotals) graphql.Marshaler {
+	if m, ok := ec.fast_AnalyticsTotals(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, analyticsTotalsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26282,6 +27494,9 @@ func (ec *executionContext) _AnalyticsTotals(ctx context.Context, sel ast.Select
 var apiKeyImplementors = []string{"ApiKey", "Node"}
 
 func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.APIKey) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26355,6 +27570,9 @@ func (ec *executionContext) _ApiKey(ctx context.Context, sel ast.SelectionSet, o
 var apiKeyConnectionImplementors = []string{"ApiKeyConnection"}
 
 func (ec *executionContext) _ApiKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKeyConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26398,6 +27616,9 @@ func (ec *executionContext) _ApiKeyConnection(ctx context.Context, sel ast.Selec
 var apiKeyEdgeImplementors = []string{"ApiKeyEdge"}
 
 func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ApiKeyEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, apiKeyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26441,6 +27662,9 @@ func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSe
 var billingSubscriptionImplementors = []string{"BillingSubscription"}
 
 func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *model.BillingSubscription) graphql.Marshaler {
+	if m, ok := ec.fast_BillingSubscription(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26494,6 +27718,9 @@ func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.Se
 var bootstrapSessionImplementors = []string{"BootstrapSession"}
 
 func (ec *executionContext) _BootstrapSession(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrapSession) graphql.Marshaler {
+	if m, ok := ec.fast_BootstrapSession(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrapSessionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26562,6 +27789,9 @@ func (ec *executionContext) _BootstrapSession(ctx context.Context, sel ast.Selec
 var bootstrappedStoreImplementors = []string{"BootstrappedStore"}
 
 func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.SelectionSet, obj *model.BootstrappedStore) graphql.Marshaler {
+	if m, ok := ec.fast_BootstrappedStore(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, bootstrappedStoreImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26640,6 +27870,9 @@ func (ec *executionContext) _BootstrappedStore(ctx context.Context, sel ast.Sele
 var checkoutImplementors = []string{"Checkout"}
 
 func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet, obj *model.Checkout) graphql.Marshaler {
+	if m, ok := ec.fast_Checkout(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26718,6 +27951,9 @@ func (ec *executionContext) _Checkout(ctx context.Context, sel ast.SelectionSet,
 var checkoutFieldImplementors = []string{"CheckoutField"}
 
 func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.SelectionSet, obj *model.CheckoutField) graphql.Marshaler {
+	if m, ok := ec.fast_CheckoutField(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, checkoutFieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26776,6 +28012,9 @@ func (ec *executionContext) _CheckoutField(ctx context.Context, sel ast.Selectio
 var consoleSessionImplementors = []string{"ConsoleSession"}
 
 func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.SelectionSet, obj *model.ConsoleSession) graphql.Marshaler {
+	if m, ok := ec.fast_ConsoleSession(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, consoleSessionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26819,6 +28058,9 @@ func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.Selecti
 var createdApiKeyImplementors = []string{"CreatedApiKey"}
 
 func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAPIKey) graphql.Marshaler {
+	if m, ok := ec.fast_CreatedApiKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, createdApiKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26897,6 +28139,9 @@ func (ec *executionContext) _CreatedApiKey(ctx context.Context, sel ast.Selectio
 var createdWebhookEndpointImplementors = []string{"CreatedWebhookEndpoint"}
 
 func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedWebhookEndpoint) graphql.Marshaler {
+	if m, ok := ec.fast_CreatedWebhookEndpoint(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, createdWebhookEndpointImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -26985,6 +28230,9 @@ func (ec *executionContext) _CreatedWebhookEndpoint(ctx context.Context, sel ast
 var customerImplementors = []string{"Customer", "Node"}
 
 func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet, obj *model.Customer) graphql.Marshaler {
+	if m, ok := ec.fast_Customer(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27063,6 +28311,9 @@ func (ec *executionContext) _Customer(ctx context.Context, sel ast.SelectionSet,
 var customerConnectionImplementors = []string{"CustomerConnection"}
 
 func (ec *executionContext) _CustomerConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerConnection) graphql.Marshaler {
+	if m, ok := ec.fast_CustomerConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27106,6 +28357,9 @@ func (ec *executionContext) _CustomerConnection(ctx context.Context, sel ast.Sel
 var customerEdgeImplementors = []string{"CustomerEdge"}
 
 func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomerEdge) graphql.Marshaler {
+	if m, ok := ec.fast_CustomerEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, customerEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27149,6 +28403,9 @@ func (ec *executionContext) _CustomerEdge(ctx context.Context, sel ast.Selection
 var deliverableImplementors = []string{"Deliverable", "Node"}
 
 func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionSet, obj *model.Deliverable) graphql.Marshaler {
+	if m, ok := ec.fast_Deliverable(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, deliverableImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27217,6 +28474,9 @@ func (ec *executionContext) _Deliverable(ctx context.Context, sel ast.SelectionS
 var deliverableFileImplementors = []string{"DeliverableFile"}
 
 func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.SelectionSet, obj *model.DeliverableFile) graphql.Marshaler {
+	if m, ok := ec.fast_DeliverableFile(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, deliverableFileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27265,6 +28525,9 @@ func (ec *executionContext) _DeliverableFile(ctx context.Context, sel ast.Select
 var discountImplementors = []string{"Discount", "Node"}
 
 func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet, obj *model.Discount) graphql.Marshaler {
+	if m, ok := ec.fast_Discount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27398,6 +28661,9 @@ func (ec *executionContext) _Discount(ctx context.Context, sel ast.SelectionSet,
 var discountConnectionImplementors = []string{"DiscountConnection"}
 
 func (ec *executionContext) _DiscountConnection(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountConnection) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27441,6 +28707,9 @@ func (ec *executionContext) _DiscountConnection(ctx context.Context, sel ast.Sel
 var discountEdgeImplementors = []string{"DiscountEdge"}
 
 func (ec *executionContext) _DiscountEdge(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountEdge) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27484,6 +28753,9 @@ func (ec *executionContext) _DiscountEdge(ctx context.Context, sel ast.Selection
 var discountReadinessImplementors = []string{"DiscountReadiness"}
 
 func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.DiscountReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_DiscountReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, discountReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27537,6 +28809,9 @@ func (ec *executionContext) _DiscountReadiness(ctx context.Context, sel ast.Sele
 var downloadCountImplementors = []string{"DownloadCount"}
 
 func (ec *executionContext) _DownloadCount(ctx context.Context, sel ast.SelectionSet, obj *model.DownloadCount) graphql.Marshaler {
+	if m, ok := ec.fast_DownloadCount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, downloadCountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27585,6 +28860,9 @@ func (ec *executionContext) _DownloadCount(ctx context.Context, sel ast.Selectio
 var eventImplementors = []string{"Event", "Node"}
 
 func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, obj *model.Event) graphql.Marshaler {
+	if m, ok := ec.fast_Event(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27686,6 +28964,9 @@ func (ec *executionContext) _Event(ctx context.Context, sel ast.SelectionSet, ob
 var eventConnectionImplementors = []string{"EventConnection"}
 
 func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.EventConnection) graphql.Marshaler {
+	if m, ok := ec.fast_EventConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27729,6 +29010,9 @@ func (ec *executionContext) _EventConnection(ctx context.Context, sel ast.Select
 var eventEdgeImplementors = []string{"EventEdge"}
 
 func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.EventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_EventEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, eventEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27772,6 +29056,9 @@ func (ec *executionContext) _EventEdge(ctx context.Context, sel ast.SelectionSet
 var fileImplementors = []string{"File", "Node"}
 
 func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *model.File) graphql.Marshaler {
+	if m, ok := ec.fast_File(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27845,6 +29132,9 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 var graphQLCallImplementors = []string{"GraphQLCall"}
 
 func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionSet, obj *model.GraphQLCall) graphql.Marshaler {
+	if m, ok := ec.fast_GraphQLCall(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, graphQLCallImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27888,6 +29178,9 @@ func (ec *executionContext) _GraphQLCall(ctx context.Context, sel ast.SelectionS
 var licenseActivationImplementors = []string{"LicenseActivation"}
 
 func (ec *executionContext) _LicenseActivation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseActivation) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseActivation(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseActivationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -27956,6 +29249,9 @@ func (ec *executionContext) _LicenseActivation(ctx context.Context, sel ast.Sele
 var licenseKeyImplementors = []string{"LicenseKey", "Node"}
 
 func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKey) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28059,6 +29355,9 @@ func (ec *executionContext) _LicenseKey(ctx context.Context, sel ast.SelectionSe
 var licenseKeyConnectionImplementors = []string{"LicenseKeyConnection"}
 
 func (ec *executionContext) _LicenseKeyConnection(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyConnection) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKeyConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28102,6 +29401,9 @@ func (ec *executionContext) _LicenseKeyConnection(ctx context.Context, sel ast.S
 var licenseKeyEdgeImplementors = []string{"LicenseKeyEdge"}
 
 func (ec *executionContext) _LicenseKeyEdge(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseKeyEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseKeyEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28145,6 +29447,9 @@ func (ec *executionContext) _LicenseKeyEdge(ctx context.Context, sel ast.Selecti
 var licenseSettingsImplementors = []string{"LicenseSettings"}
 
 func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseSettings) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseSettings(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseSettingsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28193,6 +29498,9 @@ func (ec *executionContext) _LicenseSettings(ctx context.Context, sel ast.Select
 var licenseValidationImplementors = []string{"LicenseValidation"}
 
 func (ec *executionContext) _LicenseValidation(ctx context.Context, sel ast.SelectionSet, obj *model.LicenseValidation) graphql.Marshaler {
+	if m, ok := ec.fast_LicenseValidation(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, licenseValidationImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28256,6 +29564,9 @@ func (ec *executionContext) _LicenseValidation(ctx context.Context, sel ast.Sele
 var listingImplementors = []string{"Listing", "Node"}
 
 func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, obj *model.Listing) graphql.Marshaler {
+	if m, ok := ec.fast_Listing(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28558,6 +29869,9 @@ func (ec *executionContext) _Listing(ctx context.Context, sel ast.SelectionSet, 
 var listingAccessImplementors = []string{"ListingAccess"}
 
 func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAccess) graphql.Marshaler {
+	if m, ok := ec.fast_ListingAccess(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingAccessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28601,6 +29915,9 @@ func (ec *executionContext) _ListingAccess(ctx context.Context, sel ast.Selectio
 var listingAnalyticsImplementors = []string{"ListingAnalytics"}
 
 func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.SelectionSet, obj *model.ListingAnalytics) graphql.Marshaler {
+	if m, ok := ec.fast_ListingAnalytics(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingAnalyticsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28707,6 +30024,9 @@ func (ec *executionContext) _ListingAnalytics(ctx context.Context, sel ast.Selec
 var listingConnectionImplementors = []string{"ListingConnection"}
 
 func (ec *executionContext) _ListingConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ListingConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ListingConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28750,6 +30070,9 @@ func (ec *executionContext) _ListingConnection(ctx context.Context, sel ast.Sele
 var listingEdgeImplementors = []string{"ListingEdge"}
 
 func (ec *executionContext) _ListingEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ListingEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ListingEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28793,6 +30116,9 @@ func (ec *executionContext) _ListingEdge(ctx context.Context, sel ast.SelectionS
 var listingReadinessImplementors = []string{"ListingReadiness"}
 
 func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.ListingReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_ListingReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, listingReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28846,6 +30172,9 @@ func (ec *executionContext) _ListingReadiness(ctx context.Context, sel ast.Selec
 var mcpCallImplementors = []string{"McpCall"}
 
 func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, obj *model.MCPCall) graphql.Marshaler {
+	if m, ok := ec.fast_McpCall(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, mcpCallImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28889,6 +30218,9 @@ func (ec *executionContext) _McpCall(ctx context.Context, sel ast.SelectionSet, 
 var membershipImplementors = []string{"Membership", "Node"}
 
 func (ec *executionContext) _Membership(ctx context.Context, sel ast.SelectionSet, obj *model.Membership) graphql.Marshaler {
+	if m, ok := ec.fast_Membership(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29136,6 +30468,9 @@ func (ec *executionContext) _Membership(ctx context.Context, sel ast.SelectionSe
 var membershipConnectionImplementors = []string{"MembershipConnection"}
 
 func (ec *executionContext) _MembershipConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipConnection) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29179,6 +30514,9 @@ func (ec *executionContext) _MembershipConnection(ctx context.Context, sel ast.S
 var membershipEdgeImplementors = []string{"MembershipEdge"}
 
 func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipEdge) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29222,6 +30560,9 @@ func (ec *executionContext) _MembershipEdge(ctx context.Context, sel ast.Selecti
 var membershipStatsImplementors = []string{"MembershipStats"}
 
 func (ec *executionContext) _MembershipStats(ctx context.Context, sel ast.SelectionSet, obj *model.MembershipStats) graphql.Marshaler {
+	if m, ok := ec.fast_MembershipStats(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, membershipStatsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29619,6 +30960,9 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 var orderImplementors = []string{"Order", "Node"}
 
 func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, obj *model.Order) graphql.Marshaler {
+	if m, ok := ec.fast_Order(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30007,6 +31351,9 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 var orderAccessImplementors = []string{"OrderAccess"}
 
 func (ec *executionContext) _OrderAccess(ctx context.Context, sel ast.SelectionSet, obj *model.OrderAccess) graphql.Marshaler {
+	if m, ok := ec.fast_OrderAccess(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderAccessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30050,6 +31397,9 @@ func (ec *executionContext) _OrderAccess(ctx context.Context, sel ast.SelectionS
 var orderConnectionImplementors = []string{"OrderConnection"}
 
 func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrderConnection) graphql.Marshaler {
+	if m, ok := ec.fast_OrderConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30093,6 +31443,9 @@ func (ec *executionContext) _OrderConnection(ctx context.Context, sel ast.Select
 var orderDiscountImplementors = []string{"OrderDiscount"}
 
 func (ec *executionContext) _OrderDiscount(ctx context.Context, sel ast.SelectionSet, obj *model.OrderDiscount) graphql.Marshaler {
+	if m, ok := ec.fast_OrderDiscount(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderDiscountImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30141,6 +31494,9 @@ func (ec *executionContext) _OrderDiscount(ctx context.Context, sel ast.Selectio
 var orderEdgeImplementors = []string{"OrderEdge"}
 
 func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet, obj *model.OrderEdge) graphql.Marshaler {
+	if m, ok := ec.fast_OrderEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30184,6 +31540,9 @@ func (ec *executionContext) _OrderEdge(ctx context.Context, sel ast.SelectionSet
 var orderReadinessImplementors = []string{"OrderReadiness"}
 
 func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.SelectionSet, obj *model.OrderReadiness) graphql.Marshaler {
+	if m, ok := ec.fast_OrderReadiness(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, orderReadinessImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30232,6 +31591,9 @@ func (ec *executionContext) _OrderReadiness(ctx context.Context, sel ast.Selecti
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	if m, ok := ec.fast_PageInfo(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30285,6 +31647,9 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 var pingImplementors = []string{"Ping"}
 
 func (ec *executionContext) _Ping(ctx context.Context, sel ast.SelectionSet, obj *model.Ping) graphql.Marshaler {
+	if m, ok := ec.fast_Ping(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, pingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30338,6 +31703,9 @@ func (ec *executionContext) _Ping(ctx context.Context, sel ast.SelectionSet, obj
 var planImplementors = []string{"Plan"}
 
 func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj *model.Plan) graphql.Marshaler {
+	if m, ok := ec.fast_Plan(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, planImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30401,6 +31769,9 @@ func (ec *executionContext) _Plan(ctx context.Context, sel ast.SelectionSet, obj
 var planChangeImplementors = []string{"PlanChange"}
 
 func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSet, obj *model.PlanChange) graphql.Marshaler {
+	if m, ok := ec.fast_PlanChange(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, planChangeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30459,6 +31830,9 @@ func (ec *executionContext) _PlanChange(ctx context.Context, sel ast.SelectionSe
 var portalLinkImplementors = []string{"PortalLink"}
 
 func (ec *executionContext) _PortalLink(ctx context.Context, sel ast.SelectionSet, obj *model.PortalLink) graphql.Marshaler {
+	if m, ok := ec.fast_PortalLink(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, portalLinkImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30507,6 +31881,9 @@ func (ec *executionContext) _PortalLink(ctx context.Context, sel ast.SelectionSe
 var processorDisconnectionImplementors = []string{"ProcessorDisconnection"}
 
 func (ec *executionContext) _ProcessorDisconnection(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorDisconnection) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorDisconnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorDisconnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30555,6 +31932,9 @@ func (ec *executionContext) _ProcessorDisconnection(ctx context.Context, sel ast
 var processorOnboardingImplementors = []string{"ProcessorOnboarding"}
 
 func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorOnboarding) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorOnboarding(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorOnboardingImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30608,6 +31988,9 @@ func (ec *executionContext) _ProcessorOnboarding(ctx context.Context, sel ast.Se
 var processorStatusImplementors = []string{"ProcessorStatus"}
 
 func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.SelectionSet, obj *model.ProcessorStatus) graphql.Marshaler {
+	if m, ok := ec.fast_ProcessorStatus(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, processorStatusImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -30666,6 +32049,9 @@ func (ec *executionContext) _ProcessorStatus(ctx context.Context, sel ast.Select
 var publicLicenseKeyImplementors = []string{"PublicLicenseKey"}
 
 func (ec *executionContext) _PublicLicenseKey(ctx context.Context, sel ast.SelectionSet, obj *model.PublicLicenseKey) graphql.Marshaler {
+	if m, ok := ec.fast_PublicLicenseKey(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, publicLicenseKeyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31075,6 +32461,9 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 var readinessRefreshImplementors = []string{"ReadinessRefresh"}
 
 func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.SelectionSet, obj *model.ReadinessRefresh) graphql.Marshaler {
+	if m, ok := ec.fast_ReadinessRefresh(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, readinessRefreshImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31128,6 +32517,9 @@ func (ec *executionContext) _ReadinessRefresh(ctx context.Context, sel ast.Selec
 var redeliveryImplementors = []string{"Redelivery"}
 
 func (ec *executionContext) _Redelivery(ctx context.Context, sel ast.SelectionSet, obj *model.Redelivery) graphql.Marshaler {
+	if m, ok := ec.fast_Redelivery(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, redeliveryImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31181,6 +32573,9 @@ func (ec *executionContext) _Redelivery(ctx context.Context, sel ast.SelectionSe
 var reviewImplementors = []string{"Review", "Node"}
 
 func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, obj *model.Review) graphql.Marshaler {
+	if m, ok := ec.fast_Review(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31244,6 +32639,9 @@ func (ec *executionContext) _Review(ctx context.Context, sel ast.SelectionSet, o
 var reviewConnectionImplementors = []string{"ReviewConnection"}
 
 func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ReviewConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31287,6 +32685,9 @@ func (ec *executionContext) _ReviewConnection(ctx context.Context, sel ast.Selec
 var reviewEdgeImplementors = []string{"ReviewEdge"}
 
 func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ReviewEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ReviewEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31330,6 +32731,9 @@ func (ec *executionContext) _ReviewEdge(ctx context.Context, sel ast.SelectionSe
 var reviewsImplementors = []string{"Reviews"}
 
 func (ec *executionContext) _Reviews(ctx context.Context, sel ast.SelectionSet, obj *model.Reviews) graphql.Marshaler {
+	if m, ok := ec.fast_Reviews(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, reviewsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31378,6 +32782,9 @@ func (ec *executionContext) _Reviews(ctx context.Context, sel ast.SelectionSet, 
 var storeImplementors = []string{"Store"}
 
 func (ec *executionContext) _Store(ctx context.Context, sel ast.SelectionSet, obj *model.Store) graphql.Marshaler {
+	if m, ok := ec.fast_Store(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, storeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31471,6 +32878,9 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 var webhookEndpointImplementors = []string{"WebhookEndpoint", "Node"}
 
 func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpoint) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpoint(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31592,6 +33002,9 @@ func (ec *executionContext) _WebhookEndpoint(ctx context.Context, sel ast.Select
 var webhookEndpointConnectionImplementors = []string{"WebhookEndpointConnection"}
 
 func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointConnection) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpointConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31635,6 +33048,9 @@ func (ec *executionContext) _WebhookEndpointConnection(ctx context.Context, sel 
 var webhookEndpointEdgeImplementors = []string{"WebhookEndpointEdge"}
 
 func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEndpointEdge) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEndpointEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEndpointEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31678,6 +33094,9 @@ func (ec *executionContext) _WebhookEndpointEdge(ctx context.Context, sel ast.Se
 var webhookEventImplementors = []string{"WebhookEvent"}
 
 func (ec *executionContext) _WebhookEvent(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEvent) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEvent(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31771,6 +33190,9 @@ func (ec *executionContext) _WebhookEvent(ctx context.Context, sel ast.Selection
 var webhookEventConnectionImplementors = []string{"WebhookEventConnection"}
 
 func (ec *executionContext) _WebhookEventConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEventConnection) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEventConnection(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventConnectionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31814,6 +33236,9 @@ func (ec *executionContext) _WebhookEventConnection(ctx context.Context, sel ast
 var webhookEventEdgeImplementors = []string{"WebhookEventEdge"}
 
 func (ec *executionContext) _WebhookEventEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookEventEdge(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEventEdgeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31857,6 +33282,9 @@ func (ec *executionContext) _WebhookEventEdge(ctx context.Context, sel ast.Selec
 var webhookTestImplementors = []string{"WebhookTest"}
 
 func (ec *executionContext) _WebhookTest(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookTest) graphql.Marshaler {
+	if m, ok := ec.fast_WebhookTest(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, webhookTestImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31915,6 +33343,9 @@ func (ec *executionContext) _WebhookTest(ctx context.Context, sel ast.SelectionS
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
+	if m, ok := ec.fast___Directive(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __DirectiveImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -31973,6 +33404,9 @@ func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionS
 var __EnumValueImplementors = []string{"__EnumValue"}
 
 func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.EnumValue) graphql.Marshaler {
+	if m, ok := ec.fast___EnumValue(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __EnumValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32026,6 +33460,9 @@ func (ec *executionContext) ___EnumValue(ctx context.Context, sel ast.SelectionS
 var __FieldImplementors = []string{"__Field"}
 
 func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, obj *introspection.Field) graphql.Marshaler {
+	if m, ok := ec.fast___Field(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __FieldImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32089,6 +33526,9 @@ func (ec *executionContext) ___Field(ctx context.Context, sel ast.SelectionSet, 
 var __InputValueImplementors = []string{"__InputValue"}
 
 func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.SelectionSet, obj *introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast___InputValue(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __InputValueImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -32335,6 +33775,9 @@ func (ec *executionContext) marshalNAccountStats2ᚖcommerceᚋgraphᚋmodelᚐA
 }
 
 func (ec *executionContext) marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Action) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32409,6 +33852,9 @@ var (
 )
 
 func (ec *executionContext) marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ActionInput) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32516,6 +33962,9 @@ func (ec *executionContext) marshalNAnalytics2ᚖcommerceᚋgraphᚋmodelᚐAnal
 }
 
 func (ec *executionContext) marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AnalyticsBucket) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32592,6 +34041,9 @@ func (ec *executionContext) marshalNApiKey2ᚖcommerceᚋgraphᚋmodelᚐAPIKey(
 }
 
 func (ec *executionContext) marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32744,6 +34196,9 @@ func (ec *executionContext) unmarshalNChangePlanInput2commerceᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CheckoutField) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32872,6 +34327,9 @@ func (ec *executionContext) marshalNCustomer2ᚖcommerceᚋgraphᚋmodelᚐCusto
 }
 
 func (ec *executionContext) marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomerEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32903,6 +34361,9 @@ func (ec *executionContext) unmarshalNDeactivateLicenseInput2commerceᚋgraphᚋ
 }
 
 func (ec *executionContext) marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Deliverable) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -32993,6 +34454,9 @@ func (ec *executionContext) marshalNDiscount2ᚖcommerceᚋgraphᚋmodelᚐDisco
 }
 
 func (ec *executionContext) marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DiscountEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33091,6 +34555,9 @@ var (
 )
 
 func (ec *executionContext) marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.DownloadCount) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33127,6 +34594,9 @@ func (ec *executionContext) marshalNEvent2ᚖcommerceᚋgraphᚋmodelᚐEvent(ct
 }
 
 func (ec *executionContext) marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33418,6 +34888,9 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 }
 
 func (ec *executionContext) marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseActivation) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33454,6 +34927,9 @@ func (ec *executionContext) marshalNLicenseKey2ᚖcommerceᚋgraphᚋmodelᚐLic
 }
 
 func (ec *executionContext) marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LicenseKeyEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33558,6 +35034,9 @@ func (ec *executionContext) marshalNListing2ᚖcommerceᚋgraphᚋmodelᚐListin
 }
 
 func (ec *executionContext) marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingAnalytics) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33612,6 +35091,9 @@ var (
 )
 
 func (ec *executionContext) marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ListingEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33748,6 +35230,9 @@ func (ec *executionContext) marshalNMembership2ᚖcommerceᚋgraphᚋmodelᚐMem
 }
 
 func (ec *executionContext) marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MembershipEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -33896,6 +35381,9 @@ var (
 )
 
 func (ec *executionContext) marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrderEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34172,6 +35660,9 @@ var (
 )
 
 func (ec *executionContext) marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Review) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34208,6 +35699,9 @@ func (ec *executionContext) marshalNReviewConnection2ᚖcommerceᚋgraphᚋmodel
 }
 
 func (ec *executionContext) marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ReviewEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34406,6 +35900,9 @@ func (ec *executionContext) marshalNWebhookEndpoint2ᚖcommerceᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEndpointEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34442,6 +35939,9 @@ func (ec *executionContext) marshalNWebhookEvent2ᚖcommerceᚋgraphᚋmodelᚐW
 }
 
 func (ec *executionContext) marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEventEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34500,6 +36000,9 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
+	if m, ok := ec.fast_marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -34574,6 +36077,9 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -35782,6 +37288,9 @@ func (ec *executionContext) marshalOPing2ᚖcommerceᚋgraphᚋmodelᚐPing(ctx 
 }
 
 func (ec *executionContext) marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Plan) graphql.Marshaler {
+	if m, ok := ec.fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36011,6 +37520,9 @@ func (ec *executionContext) marshalOWebhookTest2ᚖcommerceᚋgraphᚋmodelᚐWe
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36030,6 +37542,9 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 }
 
 func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Field) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}
@@ -36049,6 +37564,9 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 }
 
 func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"commerce/graph"
 	"commerce/ratelimit"
 	"commerce/rest"
 )
@@ -75,9 +76,15 @@ func newFieldLimits(charge func(ctx context.Context, group, subject string) (*ra
 	for _, f := range rest.GraphQLOnly {
 		l.fields[parseCoordinate(f.GraphQL)] = fieldCharge{group: f.Group, groupOf: f.GroupOf}
 	}
+	coords := make([]string, 0, len(l.fields))
 	for c := range l.fields {
 		l.names[c.field] = true
+		coords = append(coords, c.typ+"."+c.field)
 	}
+	// The direct marshaller (graph/fast.go) writes plain fields without
+	// ResolveField, so without this interceptor: the fields charged here
+	// stay on gqlgen's path.
+	graph.ExcludeFromFastPath(coords...)
 	return l
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"commerce/graph"
 	"commerce/rest"
 )
 
@@ -71,4 +72,25 @@ func TestErrorPresenter(t *testing.T) {
 	require.Equal(t, 500, out.Extensions["status"])
 	require.NotContains(t, out.Message, "secret_table")
 	require.Contains(t, logged.String(), "secret_table is missing")
+}
+
+// Every field the rate-limit table charges stays on gqlgen's path, where
+// fieldLimits.InterceptField sees it: the direct marshaller (graph/fast.go)
+// never writes it.
+func TestFieldLimitsKeepResolveField(t *testing.T) {
+	newFieldLimits(nil, &noNUL{})
+	var coords []string
+	for _, r := range rest.Routes {
+		if r.GraphQL != "" {
+			coords = append(coords, r.GraphQL)
+		}
+	}
+	for _, f := range rest.GraphQLOnly {
+		coords = append(coords, f.GraphQL)
+	}
+	require.NotEmpty(t, coords)
+	for _, c := range coords {
+		typ, field, _ := strings.Cut(c, ".")
+		require.True(t, graph.FastPathExcluded(typ, field), "%s is not excluded from the direct marshaller", c)
+	}
 }
