@@ -108,7 +108,8 @@ var scenarios = []scenario{
 		needs:  needService | needDatabase,
 		remote: true,
 		setup:  setupGraphQLListing,
-		target: target{minRatioOf: 0.8, ratioOf: "listing-get"},
+		// Issue 27: GraphQL at REST's speed.
+		target: target{minRatioOf: 0.9, ratioOf: "listing-get"},
 	},
 	{
 		name:   "graphql-listings",
@@ -127,7 +128,7 @@ var scenarios = []scenario{
 		remote:      true,
 		concurrency: 8,
 		setup:       setupGraphQLReadiness,
-		target:      target{maxP99: 50 * time.Millisecond},
+		target:      target{maxP99: 30 * time.Millisecond}, // issue 27
 	},
 	{
 		name:   ordersFirstName,
@@ -178,7 +179,7 @@ var scenarios = []scenario{
 		remote:      true,
 		concurrency: 16,
 		setup:       setupPurchase,
-		target:      target{minRate: 400},
+		target:      target{minRate: 500}, // issue 27: and so webhooks' live rate of 1,000/s
 		check:       checkPurchases,
 	},
 	{
