@@ -242,3 +242,28 @@ func TestGraphQLQueryReadsAccountOnce(t *testing.T) {
 	require.Empty(t, res.Errors)
 	require.JSONEq(t, `{"a": {"displayName": "First"}, "b": {"displayName": "Second"}}`, string(res.Data))
 }
+
+// A response's data is written as gqlgen's transport wrote it through
+// encoding/json (server/graphql_post.go writes it without re-encoding):
+// <, >, & and U+2028/U+2029 escaped in strings, compact, the extensions
+// after the data; a response with errors goes through gqlgen unchanged.
+func TestGraphQLResponseBytes(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	title := "<b>\"Tom\" & Jerry</b>\u2028\u2029 é"
+	r := env.Post("/v1/listings", acc.Key, map[string]any{"title": title, "price": 500})
+	require.Equal(t, 201, r.Status, "%s", r.Body)
+	id := r.JSON(t)["id"].(string)
+
+	r = env.Post("/graphql", acc.Key, map[string]any{"query": `query($id: ID!) { listing(id: $id) { title } }`, "variables": map[string]any{"id": id}})
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	body := string(r.Body)
+	require.True(t, strings.HasPrefix(body, `{"data":{"listing":{"title":"\u003cb\u003e\"Tom\" \u0026 Jerry\u003c/b\u003e\u2028\u2029 é"}},"extensions":{"cost":{`), "%s", body)
+	require.True(t, json.Valid(r.Body))
+
+	r = env.Post("/graphql", acc.Key, map[string]any{"query": `{ listing(id: "lst_00000000000000000000000000") { title } }`})
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	require.True(t, strings.HasPrefix(string(r.Body), `{"errors":[{`), "%s", r.Body)
+	require.Contains(t, string(r.Body), `"data":{"listing":null}`)
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -42,9 +41,9 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
-	srv.AddTransport(inProcess{})       // MCP tools (mcp.go)
-	srv.AddTransport(multipartUpload{}) // uploads, streamed: graphql_upload.go
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(inProcess{})                  // MCP tools (mcp.go)
+	srv.AddTransport(multipartUpload{})            // uploads, streamed: graphql_upload.go
+	srv.AddTransport(postJSON{})                   // transport.POST without re-encoding the data: graphql_post.go
 	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
 	srv.Use(websocketOperations{ps: ps})
 	cache := queryCache{lru.New[*ast.QueryDocument](queryCacheEntries)}
