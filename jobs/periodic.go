@@ -61,18 +61,19 @@ func RunPeriodic(ctx context.Context, d *db.DB, client *Client, log *slog.Logger
 	}
 	tick := time.NewTicker(PeriodicTick)
 	defer tick.Stop()
-	known := false
-	for {
-		err := error(nil)
+	known := false // the schedules' rows exist
+	tickOnce := func() error {
 		if !known {
-			_, err = d.Pool.Exec(ctx, `INSERT INTO periodic_schedules (name) SELECT unnest($1::text[])
-				ON CONFLICT (name) DO NOTHING`, names)
-			known = err == nil
+			if _, err := d.Pool.Exec(ctx, `INSERT INTO periodic_schedules (name) SELECT unnest($1::text[])
+				ON CONFLICT (name) DO NOTHING`, names); err != nil {
+				return err
+			}
+			known = true
 		}
-		if err == nil {
-			err = claimDue(ctx, d, client, byName, names, every)
-		}
-		if err != nil && ctx.Err() == nil {
+		return claimDue(ctx, d, client, byName, names, every)
+	}
+	for {
+		if err := tickOnce(); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "periodic work not enqueued; trying again next tick", "error", err)
 		}
 		select {

@@ -48,7 +48,8 @@ func setupRatelimit(ctx context.Context, e *env) (opFactory, func(), error) {
 }
 
 // newServiceRedis returns a Redis client set up as the service's
-// (server/server.go: timeouts, retries, RESP2; a pool of at least 64) whose
+// (server/redis.go's OpenRedis: timeouts, retries, one dial, RESP2; a pool
+// of at least 64) whose
 // round trips run counts.
 func newServiceRedis(ctx context.Context, c config, run *ratelimitRun) (*redis.Client, error) {
 	opts, err := redis.ParseURL(c.redisURL)
@@ -59,6 +60,7 @@ func newServiceRedis(ctx context.Context, c config, run *ratelimitRun) (*redis.C
 	opts.ReadTimeout = 500 * time.Millisecond
 	opts.WriteTimeout = 500 * time.Millisecond
 	opts.MaxRetries = 1
+	opts.DialerRetries = 1
 	opts.PoolSize = max(64, c.concurrency)
 	opts.Protocol = 2
 	rdb := redis.NewClient(opts)
