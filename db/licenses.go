@@ -46,6 +46,7 @@ type LicenseActivation struct {
 	bun.BaseModel `bun:"table:license_activations"`
 
 	ID           string            `bun:"id,pk"`
+	AccountID    string            `bun:"account_id"`
 	LicenseKeyID string            `bun:"license_key_id"`
 	Fingerprint  string            `bun:"fingerprint"`
 	Label        *string           `bun:"label"`

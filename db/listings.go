@@ -101,6 +101,7 @@ type Deliverable struct {
 	bun.BaseModel `bun:"table:deliverables"`
 
 	ID              string    `bun:"id,pk"`
+	AccountID       string    `bun:"account_id"`
 	ListingID       string    `bun:"listing_id"`
 	Type            string    `bun:"type"`
 	Value           *string   `bun:"value"`

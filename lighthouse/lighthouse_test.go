@@ -164,8 +164,8 @@ func seed(t *testing.T, env *testkit.Env) []measured {
 		thankYou = resp.Header.Get("Location")
 		q, err := url.Parse(thankYou)
 		require.NoError(t, err)
-		_, err = env.Server.DB.Pool.Exec(context.Background(), `INSERT INTO reviews (id, listing_id, order_id, rating, body, buyer_name)
-			SELECT $1, listing_id, id, $2, $3, $4 FROM orders WHERE id = $5`, fmt.Sprintf("rev_%s%d", testkit.Unique(), i), rating,
+		_, err = env.Server.DB.Pool.Exec(context.Background(), `INSERT INTO reviews (id, account_id, listing_id, order_id, rating, body, buyer_name)
+			SELECT $1, account_id, listing_id, id, $2, $3, $4 FROM orders WHERE id = $5`, fmt.Sprintf("rev_%s%d", testkit.Unique(), i), rating,
 			"Clear drawings and a good key; I found four mosses on my first walk.", []string{"Ann", "Ben", "Cho"}[i], q.Query().Get("order"))
 		require.NoError(t, err)
 	}

@@ -128,8 +128,8 @@ func TestProductPageJSONLDRatingAndAvailability(t *testing.T) {
 	// Two buyers' reviews, as the download page stores them.
 	for i, rating := range []int{5, 4} {
 		orderID := buy(t, env, slug, url.Values{"email": {uniqueEmail("rate")}})
-		_, err := env.Server.DB.Pool.Exec(t.Context(), `INSERT INTO reviews (id, listing_id, order_id, rating, body, buyer_name)
-			VALUES ($1, $2, $3, $4, 'Good', 'Ann')`, fmt.Sprintf("rev_%s%d", testkit.Unique(), i), l["id"], orderID, rating)
+		_, err := env.Server.DB.Pool.Exec(t.Context(), `INSERT INTO reviews (id, account_id, listing_id, order_id, rating, body, buyer_name)
+			SELECT $1, account_id, $2, id, $4, 'Good', 'Ann' FROM orders WHERE id = $3`, fmt.Sprintf("rev_%s%d", testkit.Unique(), i), l["id"], orderID, rating)
 		require.NoError(t, err)
 	}
 	body := page(t, env, "/p/"+slug, "")

@@ -241,10 +241,10 @@ func (r *Resolver) admitDownload(ctx context.Context, o *db.Order, s access.Sett
 	// One statement: the first download inserts the row, the next ones add
 	// to it while it is under the limit; at the limit nothing is returned.
 	var count int
-	err := r.DB.Pool.QueryRow(ctx, `INSERT INTO download_counts AS dc (order_id, deliverable_id, count, last_counted_at) VALUES ($1, $2, 1, $3)
+	err := r.DB.Pool.QueryRow(ctx, `INSERT INTO download_counts AS dc (order_id, deliverable_id, count, last_counted_at, account_id) VALUES ($1, $2, 1, $3, $5)
 		ON CONFLICT (order_id, deliverable_id) DO UPDATE SET count = dc.count + 1, last_counted_at = $3
 		WHERE $4::integer IS NULL OR dc.count < $4::integer
-		RETURNING count`, o.ID, deliverableID, now, s.DownloadLimit).Scan(&count)
+		RETURNING count`, o.ID, deliverableID, now, s.DownloadLimit, o.AccountID).Scan(&count)
 	if errors.Is(err, pgx.ErrNoRows) && s.DownloadLimit != nil {
 		d, err := read()
 		if err != nil {

@@ -210,7 +210,7 @@ func (r *Resolver) ActivateLicense(ctx context.Context, in model.ActivateLicense
 func (r *Resolver) activate(ctx context.Context, tx db.Tx, k *db.LicenseKey, fingerprint string, label *string,
 	meta map[string]string, now time.Time) (*db.LicenseActivation, bool, error) {
 	for range licenseSlotTries {
-		a := &db.LicenseActivation{ID: db.NewID("act"), LicenseKeyID: k.ID, Fingerprint: fingerprint, Label: label,
+		a := &db.LicenseActivation{ID: db.NewID("act"), AccountID: k.AccountID, LicenseKeyID: k.ID, Fingerprint: fingerprint, Label: label,
 			Metadata: meta, CreatedAt: now, LastSeenAt: now}
 		res, err := tx.NewInsert().Model(a).On("CONFLICT (license_key_id, fingerprint) DO NOTHING").Exec(ctx)
 		if err != nil {

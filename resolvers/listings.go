@@ -314,7 +314,7 @@ func (r *Resolver) deliverables(ctx context.Context, v *listingFields, in []*mod
 // attaching file tokens; it returns how many there are now.
 func (r *Resolver) insertDeliverables(ctx context.Context, tx db.Tx, accountID, listingID string, ds []checkedDeliverable) error {
 	for _, c := range ds {
-		row := &db.Deliverable{ID: db.NewID("del"), ListingID: listingID, Type: c.typ}
+		row := &db.Deliverable{ID: db.NewID("del"), AccountID: accountID, ListingID: listingID, Type: c.typ}
 		switch c.typ {
 		case "file":
 			param := "token"

@@ -427,9 +427,9 @@ func (r *Resolver) grantAccess(ctx context.Context, tx db.Tx, o *db.Order) (stri
 	if err != nil {
 		return "", fmt.Errorf("seal the access grant: %w", err)
 	}
-	if _, err := tx.River.Exec(ctx, `INSERT INTO access_grants (order_id, token_hash, token_sealed) VALUES ($1, $2, $3)
+	if _, err := tx.River.Exec(ctx, `INSERT INTO access_grants (order_id, account_id, token_hash, token_sealed) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (order_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, token_sealed = EXCLUDED.token_sealed, revoked_at = NULL`,
-		o.ID, h[:], sealed); err != nil {
+		o.ID, o.AccountID, h[:], sealed); err != nil {
 		return "", fmt.Errorf("grant access: %w", err)
 	}
 	return token, nil

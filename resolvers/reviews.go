@@ -227,9 +227,9 @@ func (r *Resolver) SubmitReview(ctx context.Context, token, rating, text string)
 				errs["form"] = "Only a delivered purchase that was not refunded can be reviewed."
 				return nil
 			}
-			res, err := tx.ExecContext(ctx, `INSERT INTO reviews (id, listing_id, order_id, rating, body, buyer_name)
-				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (order_id) DO NOTHING`,
-				db.NewID(reviewIDPrefix), cur.ListingID, cur.ID, n, text, buyerName(cur.BuyerEmail))
+			res, err := tx.ExecContext(ctx, `INSERT INTO reviews (id, account_id, listing_id, order_id, rating, body, buyer_name)
+				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (order_id) DO NOTHING`,
+				db.NewID(reviewIDPrefix), cur.AccountID, cur.ListingID, cur.ID, n, text, buyerName(cur.BuyerEmail))
 			if err != nil {
 				return fmt.Errorf("insert review: %w", err)
 			}

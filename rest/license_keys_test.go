@@ -50,8 +50,8 @@ func (f *licenseFixture) activate(keyID, fingerprint string) string {
 	f.t.Helper()
 	id := db.NewID("act")
 	ctx := context.Background()
-	_, err := f.env.Server.DB.Pool.Exec(ctx, `WITH a AS (INSERT INTO license_activations (id, license_key_id, fingerprint, label, metadata)
-		VALUES ($1, $2, $3, 'Laptop', '{"os":"linux"}') RETURNING license_key_id)
+	_, err := f.env.Server.DB.Pool.Exec(ctx, `WITH a AS (INSERT INTO license_activations (id, account_id, license_key_id, fingerprint, label, metadata)
+		SELECT $1, account_id, id, $3, 'Laptop', '{"os":"linux"}' FROM license_keys WHERE id = $2 RETURNING license_key_id)
 		UPDATE license_keys SET activations_count = activations_count + 1 WHERE id = (SELECT license_key_id FROM a)`, id, keyID, fingerprint)
 	require.NoError(f.t, err)
 	return id

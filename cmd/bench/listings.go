@@ -163,8 +163,8 @@ FROM (
 // insertDeliverablesSQL gives listing bench-$2 of account $1 three text
 // deliverables.
 var insertDeliverablesSQL = `
-INSERT INTO deliverables (id, listing_id, type, value, created_at)
-SELECT 'del_' || ` + ulidSQL("d.ms", "'del-' || d.k") + `, d.id, 'text',
+INSERT INTO deliverables (id, account_id, listing_id, type, value, created_at)
+SELECT 'del_' || ` + ulidSQL("d.ms", "'del-' || d.k") + `, $1, d.id, 'text',
 	'Deliverable ' || d.k || ' of bench listing ' || $2::int || ': the text a buyer receives.', to_timestamp(d.ms / 1000.0)
 FROM (
 	SELECT l.id, k, (extract(epoch FROM l.created_at) * 1000)::bigint + k AS ms
