@@ -10,10 +10,12 @@ package drill_test
 // by the survivor, and how late expired checkouts are canceled), until
 // River elects a new leader, and until every download email and webhook is
 // out, and counts duplicates: download emails by buyer and by Message-ID,
-// webhook posts by event id, order.canceled events by order, and jobs run
-// again by River's rescuer. It fails when periodic work resumes more than
+// webhook posts by event id, order.canceled events by order, library
+// sign-in links mailed for the 40 requests made around the kill (River
+// jobs that mail), and jobs run again by River's rescuer. It fails when periodic work resumes more than
 // 10 s after the kill, when a buyer gets two different download emails, or
-// when anything went out twice that was not in flight at the kill.
+// when anything went out twice that was not in flight at the kill, or a
+// sign-in request got two links.
 
 import (
 	"context"
@@ -47,6 +49,9 @@ const (
 	// leaderCheckoutExpiry is the drill's CHECKOUT_EXPIRY: the sweep runs
 	// every second.
 	leaderCheckoutExpiry = 2 * time.Second
+	// signInLimit bounds the wait for the sign-in links of jobs the kill
+	// left running (River's rescue).
+	signInLimit = 100 * time.Second
 )
 
 func TestKillLeader(t *testing.T) {
@@ -178,8 +183,32 @@ func TestKillLeader(t *testing.T) {
 		stuck["mail"] = n
 		close(killed)
 	}
+	// Buyers of purchases 81 to 120 ask for a library sign-in link right
+	// after paying: River jobs that mail, some running when A dies.
+	var signInMu sync.Mutex
+	var signIns []string
+	askSignIn := func(email string) {
+		req, err := http.NewRequest("POST", front+"/library/sign-in", strings.NewReader(url.Values{"email": {email}}.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", front)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Logf("library sign-in request failed: %v", err)
+			return
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Logf("library sign-in request: HTTP %d", resp.StatusCode)
+			return
+		}
+		signInMu.Lock()
+		signIns = append(signIns, strings.ToLower(email))
+		signInMu.Unlock()
+	}
 	buy := func() error {
-		email := fmt.Sprintf("buyer-%d-%s@example.com", next.Add(1), testkit.Unique())
+		n := next.Add(1)
+		email := fmt.Sprintf("buyer-%d-%s@example.com", n, testkit.Unique())
 		co, err := testkit.PostForm(front+"/p/"+l.Slug+"/checkout", front, url.Values{"email": {email}})
 		if err != nil {
 			return err
@@ -190,6 +219,9 @@ func TestKillLeader(t *testing.T) {
 		}
 		if !strings.HasSuffix(thanks.Path, "/thank-you") {
 			return fmt.Errorf("paid: redirected to %s", thanks)
+		}
+		if n > killAfter-20 && n <= killAfter+20 {
+			askSignIn(email)
 		}
 		return nil
 	}
@@ -327,7 +359,27 @@ func TestKillLeader(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT order_id FROM events
 		WHERE listing_id = $1 AND type = 'order.canceled' GROUP BY order_id HAVING count(*) > 1) d`, l.ID).Scan(&doubleCanceled))
 	rescued := map[string]int{}
-	rows, err := pool.Query(ctx, `SELECT kind, count(*) FROM river_job WHERE created_at > $1 AND attempt > 1
+	var rows pgx.Rows
+	_, resent := mailbox(t, sink, "Your download")
+	// The sign-in jobs A was running wait for River's rescuer (30 s after
+	// they started, at its next pass every 30 s on the new leader): how
+	// long, at most signInLimit.
+	var signInOut, signInTwice int
+	var signInsDone time.Duration
+	for {
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE n = 1), count(*) FILTER (WHERE n > 1) FROM (
+			SELECT e, (SELECT count(*) FROM mail_messages m WHERE lower(m.to_address) = e AND m.template = 'library_sign_in') AS n
+			FROM unnest($1::text[]) AS e) x`, signIns).Scan(&signInOut, &signInTwice))
+		if signInOut+signInTwice == len(signIns) {
+			signInsDone = time.Since(killedAt)
+			break
+		}
+		if time.Since(killedAt) > signInLimit {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	rows, err = pool.Query(ctx, `SELECT kind, count(*) FROM river_job WHERE created_at > $1 AND attempt > 1
 		AND errors::text LIKE '%Stuck job rescued%' GROUP BY kind`, dbStart)
 	require.NoError(t, err)
 	for rows.Next() {
@@ -337,19 +389,20 @@ func TestKillLeader(t *testing.T) {
 		rescued[k] = n
 	}
 	rows.Close()
-	_, resent := mailbox(t, sink, "Your download")
 
 	t.Logf("FIGURES (from the kill of River's leader): first checkout sweep completed by the survivor %s; new River leader %s (%s); "+
 		"expired checkouts canceled at most %s late around the kill (%s over the run, %d canceled of %d abandoned); "+
 		"emails of the orders paid before the kill all sent %s, webhooks of the events before it all delivered %s; "+
 		"last purchase %s, then every download email sent %s, every webhook delivered %s, all checked (SMTP sink, receiver) %s; %d paid orders, %d events × %d endpoints; "+
 		"duplicates: %d buyers with two download emails, %d emails handed to SMTP again under their Message-ID (%d in flight at the kill), "+
-		"%d webhook posts repeated (%d in flight at the kill), %d orders canceled twice, jobs rescued and run again %v",
+		"%d webhook posts repeated (%d in flight at the kill), %d orders canceled twice, jobs rescued and run again %v; "+
+		"library sign-in requests around the kill %d: one link mailed for %d, two for %d, all mailed %s after the kill (0: not within %s)",
 		swept.Round(time.Millisecond), elected.Round(time.Millisecond), newLeader, lateKill.Round(time.Millisecond),
 		lateAll.Round(time.Millisecond), canceled, abandoned.Load(), backlogMail.Round(time.Millisecond),
 		backlogHooks.Round(time.Millisecond), lastPurchase.Round(time.Millisecond), mailOut.Round(time.Millisecond), hooksOut.Round(time.Millisecond),
 		allOut.Round(time.Millisecond), orders, events, len(endpoints), 0, resent, stuck["mail"],
-		rc.duplicates(), stuck["webhook_delivery"], doubleCanceled, rescued)
+		rc.duplicates(), stuck["webhook_delivery"], doubleCanceled, rescued, len(signIns), signInOut, signInTwice,
+		signInsDone.Round(time.Millisecond), signInLimit)
 
 	require.NotZero(t, swept, "no checkout sweep completed within 40 s of the kill")
 	require.LessOrEqual(t, swept, leaderPeriodicLimit, "periodic work resumed after the kill")
@@ -359,6 +412,8 @@ func TestKillLeader(t *testing.T) {
 	require.NotZero(t, backlogHooks, "the webhooks of the events before the kill not all delivered %s after it", leaderDrainLimit)
 	require.GreaterOrEqual(t, orders, purchases)
 	require.Zero(t, doubleCanceled, "orders canceled twice")
+	require.Zero(t, signInTwice, "buyers mailed two sign-in links for one request")
+	require.NotZero(t, signInsDone, "sign-in requests without a link %s after the kill", signInLimit)
 	// Only what was in flight at the kill went out again, under its own
 	// Message-ID (check: one Message-ID per buyer) or event id.
 	require.LessOrEqual(t, resent, stuck["mail"])
