@@ -254,8 +254,19 @@ func TestKillLeader(t *testing.T) {
 	// delivered), among them those worker A had in flight.
 	<-killed
 	var newLeader string
-	var elected, swept, backlogMail, backlogHooks, mailOut, hooksOut time.Duration
-	for elected == 0 || swept == 0 || backlogMail == 0 || backlogHooks == 0 || mailOut == 0 || hooksOut == 0 {
+	// signInLinks counts the sign-in requests with one link mailed, and
+	// with more.
+	signInLinks := func() (one, more int) {
+		signInMu.Lock()
+		emails := append([]string(nil), signIns...)
+		signInMu.Unlock()
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE n = 1), count(*) FILTER (WHERE n > 1) FROM (
+			SELECT e, (SELECT count(*) FROM mail_messages m WHERE lower(m.to_address) = e AND m.template = 'library_sign_in') AS n
+			FROM unnest($1::text[]) AS e) x`, emails).Scan(&one, &more))
+		return one, more
+	}
+	var elected, swept, backlogMail, backlogHooks, mailOut, hooksOut, signInsDone time.Duration
+	for elected == 0 || swept == 0 || backlogMail == 0 || backlogHooks == 0 || mailOut == 0 || hooksOut == 0 || signInsDone == 0 {
 		if time.Since(killedAt) > leaderDrainLimit {
 			break
 		}
@@ -302,6 +313,9 @@ func TestKillLeader(t *testing.T) {
 			}
 			if hooksOut == 0 && hooksLeft(time.Now()) == 0 {
 				hooksOut = since
+			}
+			if one, more := signInLinks(); signInsDone == 0 && one+more == len(signIns) {
+				signInsDone = since
 			}
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -364,20 +378,12 @@ func TestKillLeader(t *testing.T) {
 	// The sign-in jobs A was running wait for River's rescuer (30 s after
 	// they started, at its next pass every 30 s on the new leader): how
 	// long, at most signInLimit.
-	var signInOut, signInTwice int
-	var signInsDone time.Duration
-	for {
-		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE n = 1), count(*) FILTER (WHERE n > 1) FROM (
-			SELECT e, (SELECT count(*) FROM mail_messages m WHERE lower(m.to_address) = e AND m.template = 'library_sign_in') AS n
-			FROM unnest($1::text[]) AS e) x`, signIns).Scan(&signInOut, &signInTwice))
-		if signInOut+signInTwice == len(signIns) {
-			signInsDone = time.Since(killedAt)
-			break
-		}
-		if time.Since(killedAt) > signInLimit {
-			break
-		}
+	signInOut, signInTwice := signInLinks()
+	for signInsDone == 0 && time.Since(killedAt) < signInLimit {
 		time.Sleep(250 * time.Millisecond)
+		if signInOut, signInTwice = signInLinks(); signInOut+signInTwice == len(signIns) {
+			signInsDone = time.Since(killedAt)
+		}
 	}
 	rows, err = pool.Query(ctx, `SELECT kind, count(*) FROM river_job WHERE created_at > $1 AND attempt > 1
 		AND errors::text LIKE '%Stuck job rescued%' GROUP BY kind`, dbStart)
