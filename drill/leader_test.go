@@ -49,6 +49,9 @@ const (
 	// leaderCheckoutExpiry is the drill's CHECKOUT_EXPIRY: the sweep runs
 	// every second.
 	leaderCheckoutExpiry = 2 * time.Second
+	// leaderMailLimit is how soon after the kill the emails it delayed
+	// must be out.
+	leaderMailLimit = 20 * time.Second
 	// signInLimit bounds the wait for the sign-in links of jobs the kill
 	// left running (River's rescue).
 	signInLimit = 100 * time.Second
@@ -420,6 +423,10 @@ func TestKillLeader(t *testing.T) {
 	require.Zero(t, doubleCanceled, "orders canceled twice")
 	require.Zero(t, signInTwice, "buyers mailed two sign-in links for one request")
 	require.NotZero(t, signInsDone, "sign-in requests without a link %s after the kill", signInLimit)
+	// What the killed process was doing goes out within seconds: its
+	// emails' claims and its jobs' heartbeat both last 10 s.
+	require.LessOrEqual(t, backlogMail, leaderMailLimit, "the emails of the orders paid before the kill")
+	require.LessOrEqual(t, signInsDone, leaderMailLimit, "the sign-in links asked for around the kill")
 	// Only what was in flight at the kill went out again, under its own
 	// Message-ID (check: one Message-ID per buyer) or event id.
 	require.LessOrEqual(t, resent, stuck["mail"])
