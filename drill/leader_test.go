@@ -14,8 +14,10 @@ package drill_test
 // sign-in links mailed for the 40 requests made around the kill (River
 // jobs that mail), and jobs run again by River's rescuer. It fails when periodic work resumes more than
 // 10 s after the kill, when a buyer gets two different download emails, or
-// when anything went out twice that was not in flight at the kill, or a
-// sign-in request got two links.
+// when anything went out twice that was not in flight at the kill, when a
+// sign-in request got two links, or when the emails and sign-in links the
+// kill delayed take more than 20 s (the mail claims and the worker
+// heartbeats last 10 s).
 
 import (
 	"context"
