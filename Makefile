@@ -35,8 +35,12 @@ test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAG
 	scripts/services.sh test -- $(GO) test -race -count=1 -timeout 15m $(TESTFLAGS) $(PKG)
 
 .PHONY: drill
-drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every webhook out, one download email per buyer within 20 s of the restart) and during a sweep of 200 due membership renewals (each renewed and charged once, one receipt per buyer; real SMTP sink, one Message-ID)
-	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillDuringPurchases|TestKillDuringRenewals' -v ./drill/
+drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every webhook out, one download email per buyer within 20 s of the restart), during a sweep of 200 due membership renewals (each renewed and charged once, one receipt per buyer; real SMTP sink, one Message-ID), and of River's leader (drill-leader)
+	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillDuringPurchases|TestKillDuringRenewals|TestKillLeader' -v ./drill/
+
+.PHONY: drill-leader
+drill-leader: ## Leader-kill drill: kill -9 River's leader (one of two working processes) during 200 purchases and expiring checkouts; periodic work again within 10 s, every email and webhook out, nothing duplicated (figures printed)
+	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillLeader$$' -v ./drill/
 
 .PHONY: soak
 soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default 10m); fails when RSS, goroutines, connections or queues grow

@@ -200,3 +200,22 @@ func Stop(ctx context.Context, client *Client) error {
 
 // hardStopWait bounds how long Stop waits for cancelled jobs to return.
 const hardStopWait = 5 * time.Second
+
+// CompleteTx marks job completed inside tx, so that the job's work and its
+// completion commit together. A job whose work is not idempotent (one that
+// mails a fresh sign-in link, say) uses it: River records a job's outcome
+// after Work returns, so a process killed between the work's commit and
+// that record leaves the job `running`, and River's rescuer runs it again
+// (a second email). Completed in the work's transaction, it is never run
+// again; if the transaction fails, neither is recorded. Outside a River
+// worker (a test or a tool calling Work) there is no job row to complete,
+// and it does nothing.
+func CompleteTx[T river.JobArgs](ctx context.Context, tx db.Tx, job *river.Job[T]) error {
+	if _, err := river.ClientFromContextSafely[pgx.Tx](ctx); err != nil {
+		return nil
+	}
+	if _, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx.River, job); err != nil {
+		return fmt.Errorf("complete job %d in its transaction: %w", job.ID, err)
+	}
+	return nil
+}

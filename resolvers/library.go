@@ -15,6 +15,7 @@ import (
 
 	"commerce/db"
 	"commerce/graph/model"
+	"commerce/jobs"
 	"commerce/mail"
 	"commerce/problem"
 )
@@ -72,9 +73,14 @@ func (w *LibrarySignInWorker) Timeout(*river.Job[LibrarySignInArgs]) time.Durati
 	return 15 * time.Second
 }
 
-// Work mails the link, or does nothing for an email without orders.
+// Work mails the link, or does nothing for an email without orders. The
+// job is completed in the transaction that stores the email
+// (jobs.CompleteTx): a process killed after that commit leaves no job for
+// River's rescuer to run again, which would mail a second link.
 func (w *LibrarySignInWorker) Work(ctx context.Context, job *river.Job[LibrarySignInArgs]) error {
-	return w.R.mailLibrarySignIn(ctx, job.Args)
+	return w.R.mailLibrarySignIn(ctx, job.Args, func(ctx context.Context, tx db.Tx) error {
+		return jobs.CompleteTx(ctx, tx, job)
+	})
 }
 
 // RequestLibrarySignIn takes the library's email form (store: the slug of
@@ -124,8 +130,9 @@ func validSlugFormat(s string) bool {
 	return true
 }
 
-// mailLibrarySignIn mails a sign-in link to a.Email when it has orders.
-func (r *Resolver) mailLibrarySignIn(ctx context.Context, a LibrarySignInArgs) error {
+// mailLibrarySignIn mails a sign-in link to a.Email when it has orders;
+// complete runs in the transaction that stores the email.
+func (r *Resolver) mailLibrarySignIn(ctx context.Context, a LibrarySignInArgs, complete func(context.Context, db.Tx) error) error {
 	has, err := r.DB.NewSelect().Table("orders").Where("lower(buyer_email) = ?", a.Email).
 		Where("status IN (?)", bun.List(libraryOrderStatuses)).Exists(ctx)
 	if err != nil {
@@ -153,8 +160,10 @@ func (r *Resolver) mailLibrarySignIn(ctx context.Context, a LibrarySignInArgs) e
 		if err != nil {
 			return err
 		}
-		_, err = r.Mail.Send(ctx, tx, msg)
-		return err
+		if _, err = r.Mail.Send(ctx, tx, msg); err != nil {
+			return err
+		}
+		return complete(ctx, tx)
 	})
 }
 

@@ -186,6 +186,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 			resolvers.CheckoutExpiryPeriodic(cfg.CheckoutExpiry), resolvers.WebhookAlertsPeriodic(cfg.WebhookAlertAfter),
 			resolvers.MembershipRenewalPeriodic())
 		s.background.Go(func() { jobs.RunPeriodic(bg, d, jc, log, periodic) })
+		// This process's heartbeat, and the jobs of dead processes made
+		// available again (decisions: "The leader-kill drill"). It stops
+		// with the background, after the workers (Close).
+		s.background.Go(func() { jobs.RunLiveness(bg, d, jc, log) })
 	}
 	return s, nil
 }
