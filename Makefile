@@ -6,6 +6,9 @@ GO ?= go
 # make test PKG=./rest/... TESTFLAGS='-run TestRateLimit -v'
 PKG ?= ./...
 TESTFLAGS ?=
+# make cluster SERVERS=3 WORKERS=2
+SERVERS ?= 2
+WORKERS ?= 1
 # make soak SOAK_DURATION=30m (a Go duration); SOAK_TIMEOUT must exceed it
 # by a few minutes.
 SOAK_DURATION ?= 10m
@@ -37,6 +40,14 @@ test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAG
 .PHONY: drill
 drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every webhook out, one download email per buyer within 20 s of the restart) and during a sweep of 200 due membership renewals (each renewed and charged once, one receipt per buyer; real SMTP sink, one Message-ID)
 	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillDuringPurchases|TestKillDuringRenewals' -v ./drill/
+
+.PHONY: cluster
+cluster: ## SERVERS (default 2) `serve --no-worker` and WORKERS (default 1) `worker` processes behind nginx, PgBouncer, PostgreSQL and Redis; prints the URL, runs until Ctrl-C (docs/operations.md)
+	SERVERS=$(SERVERS) WORKERS=$(WORKERS) scripts/cluster.sh run
+
+.PHONY: cluster-test
+cluster-test: ## The cluster on free ports, the end-to-end tests of ./cluster/ through nginx (REST, GraphQL subscription, MCP, console API, revocation, kill -9 of a serving process during a POST), then stop
+	SERVERS=$(SERVERS) WORKERS=$(WORKERS) scripts/cluster.sh test
 
 .PHONY: soak
 soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default 10m); fails when RSS, goroutines, connections or queues grow

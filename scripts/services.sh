@@ -361,7 +361,10 @@ cmd_test() {
   fi
   [ $# -gt 0 ] || die "usage: services.sh test -- CMD [ARGS…]"
   ensure_installed
-  ensure_browser
+  # COMMERCE_NO_BROWSER=1: the command runs no browser tests (scripts/cluster.sh).
+  if [ "${COMMERCE_NO_BROWSER:-}" != 1 ]; then
+    ensure_browser
+  fi
 
   trap cleanup_test EXIT
   trap 'exit 130' INT
