@@ -174,6 +174,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	s.handler = s.routes()
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopBackground = cancel
+	// The process's heartbeat: a retry may take over an idempotency key
+	// this process claimed once it stops beating (db/processes.go).
+	s.background.Go(func() { d.Heartbeat(bg, log) })
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	s.background.Go(func() { s.Resolver.ServeEvents(bg) })
 	// Product-page views: flushed every few seconds, and once more when
