@@ -53,7 +53,9 @@ func untraced(ctx context.Context) context.Context { return context.WithValue(ct
 func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 func (c *queryCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	c.prepares.Add(1)
+	if ctx.Value(untracedKey{}) == nil {
+		c.prepares.Add(1)
+	}
 	return ctx
 }
 
