@@ -121,12 +121,19 @@ stop() {
   wait "$pid" 2>/dev/null || true
 }
 # shellcheck disable=SC2317 # run by the EXIT trap
-cleanup() {
+stop_all() {
   local i
+  [ ${#pids[@]} -gt 0 ] || return 0
   log "stopping the cluster"
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     stop "${pids[i]}" "${names[i]}"
   done
+  pids=()
+  names=()
+}
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+  stop_all
   if [ "${CLUSTER_KEEP:-}" = 1 ]; then
     log "logs kept in $work"
   else
@@ -349,14 +356,24 @@ status=0
 started=$SECONDS
 COMMERCE_CLUSTER=1 "$GO" test -count=1 -timeout 5m -v ./cluster/ || status=$?
 log "cluster tests: $((SECONDS - started)) s (status $status)"
-# Drills of other packages that take the cluster go here (the leader-kill
-# drill, when drill/ has it: `go test -run TestName ./drill/` with
-# COMMERCE_DRILL=1 and the DATABASE_URL/REDIS_URL of this run).
 if [ "$status" != 0 ]; then
   for f in "$work"/serve-*.log "$work"/worker-*.log "$nginx_dir/error.log"; do
     [ -s "$f" ] || continue
     log "--- the end of $f"
     tail -n 15 "$f" >&2
   done
+fi
+stop_all
+
+# The leader-kill drill (drill/leader_test.go, `make drill-leader`), when
+# this tree has it: it starts processes of its own (a database of its own in
+# the same PostgreSQL, the same Redis). .ci/run then needs no separate
+# `make drill-leader`.
+if grep -qs '^func TestKillLeader(' drill/*_test.go; then
+  drill_started=$SECONDS
+  drill_status=0
+  COMMERCE_DRILL=1 "$GO" test -count=1 -timeout 5m -run 'TestKillLeader$' -v ./drill/ || drill_status=$?
+  log "leader-kill drill: $((SECONDS - drill_started)) s (status $drill_status)"
+  if [ "$status" = 0 ]; then status=$drill_status; fi
 fi
 exit "$status"
