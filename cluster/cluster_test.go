@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -407,4 +408,39 @@ func TestRevokedKeyRefusedByEveryProcess(t *testing.T) {
 		}
 	}
 	require.Equal(t, 20*len(c.servers), refused, "every request with the revoked key is refused, on every process")
+}
+
+// Per-IP rate limits count each client, not nginx: the service trusts
+// X-Forwarded-For from the proxy alone (TRUSTED_PROXIES=127.0.0.1/32) and
+// takes the address nginx appended. Two clients on other loopback
+// addresses (127.0.0.2, 127.0.0.3: not trusted) have a window each, and an
+// X-Forwarded-For a client writes itself changes nothing.
+func TestRateLimitsSeeTheClientThroughTheProxy(t *testing.T) {
+	c := setup(t)
+	from := func(ip string) *http.Client {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+		return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DialContext: d.DialContext}}
+	}
+	remaining := func(client *http.Client, forged string) int {
+		req, err := http.NewRequest("GET", c.base+"/v1/ping", nil)
+		require.NoError(t, err)
+		if forged != "" {
+			req.Header.Set("X-Forwarded-For", forged)
+		}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, 200, resp.StatusCode)
+		n, err := strconv.Atoi(resp.Header.Get("RateLimit-Remaining"))
+		require.NoError(t, err, "RateLimit-Remaining %q", resp.Header.Get("RateLimit-Remaining"))
+		return n
+	}
+	a, b := from("127.0.0.2"), from("127.0.0.3")
+	first := remaining(a, "")
+	for range 3 {
+		remaining(a, "")
+	}
+	require.Equal(t, first-4, remaining(a, ""), "one client's window counts its five requests")
+	require.Equal(t, first-5, remaining(a, "203.0.113.9"), "a forged X-Forwarded-For is the same client")
+	require.Greater(t, remaining(b, ""), first-5, "another client has a window of its own, not nginx's")
 }
