@@ -48,7 +48,9 @@ func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.T
 // measured request now and then.
 type untracedKey struct{}
 
-func untraced(ctx context.Context) context.Context { return context.WithValue(ctx, untracedKey{}, true) }
+func untraced(ctx context.Context) context.Context {
+	return context.WithValue(ctx, untracedKey{}, true)
+}
 
 func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
