@@ -5,6 +5,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -81,10 +82,13 @@ type Server struct {
 // New connects to PostgreSQL and Redis and builds the service. Redis being
 // down does not stop it (rate limits fail open; /readyz reports it).
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
-	d, err := db.Open(ctx, cfg.DatabaseURL)
+	// The request path may go through PgBouncer in transaction mode;
+	// LISTEN and River's client use the direct URL.
+	d, err := db.OpenDirect(ctx, cfg.DatabaseURL, cmp.Or(cfg.DatabaseDirectURL, cfg.DatabaseURL))
 	if err != nil {
 		return nil, err
 	}
+	d.SetLog(log)
 	rdb, err := OpenRedis(cfg.RedisURL)
 	if err != nil {
 		d.Close()
