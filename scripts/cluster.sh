@@ -151,9 +151,22 @@ as() {
   local user=$1
   shift
   if is_root; then
-    (cd / && runuser -u "$user" -- "$@")
+    (cd / && exec runuser -u "$user" -- "$@")
   else
-    (cd / && "$@")
+    (cd / && exec "$@")
+  fi
+}
+
+# start_as USER OUTPUT COMMAND…: as, in the background, output to OUTPUT;
+# the pid is in $! (runuser's, which passes SIGTERM on, or the program's:
+# exec, no subshell left between).
+start_as() {
+  local user=$1 out=$2
+  shift 2
+  if is_root; then
+    exec runuser -u "$user" -- "$@" >"$out" 2>&1
+  else
+    exec "$@" >"$out" 2>&1
   fi
 }
 
@@ -217,7 +230,7 @@ pidfile = $bouncer_dir/pgbouncer.pid
 INI
 if is_root; then chown -R postgres: "$bouncer_dir"; fi
 log "starting PgBouncer (transaction mode) on 127.0.0.1:$bouncer_port"
-as postgres pgbouncer "$bouncer_dir/pgbouncer.ini" >"$work/pgbouncer.out" 2>&1 &
+(cd / && start_as postgres "$work/pgbouncer.out" pgbouncer "$bouncer_dir/pgbouncer.ini") &
 pids+=($!)
 names+=(pgbouncer)
 bouncer_url="postgres://postgres@127.0.0.1:$bouncer_port/commerce?sslmode=disable"
@@ -305,8 +318,7 @@ sed -e "s|__DIR__|$nginx_dir|g" -e "s|__LISTEN__|127.0.0.1:$nginx_port|g" deploy
 if is_root; then chown -R nobody: "$nginx_dir"; fi
 as nobody nginx -t -q -p "$nginx_dir" -e "$nginx_dir/error.log" -c "$nginx_dir/nginx.conf" ||
   die "nginx refused its configuration ($nginx_dir/nginx.conf)"
-as nobody nginx -p "$nginx_dir" -e "$nginx_dir/error.log" -c "$nginx_dir/nginx.conf" -g 'daemon off;' \
-  >"$work/nginx.out" 2>&1 &
+(cd / && start_as nobody "$work/nginx.out" nginx -p "$nginx_dir" -e "$nginx_dir/error.log" -c "$nginx_dir/nginx.conf" -g 'daemon off;') &
 pids+=($!)
 names+=(nginx)
 wait_ready nginx "$base/readyz" "${pids[-1]}" "$nginx_dir/error.log"
