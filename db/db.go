@@ -91,9 +91,11 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return OpenDirect(ctx, url, url)
 }
 
-// OpenDirect is Open for a url that may go through a pooler in transaction
-// mode (PgBouncer): what needs a session of its own, the listening
-// connection and River's client, uses directURL (DATABASE_DIRECT_URL).
+// OpenDirect is Open for a url that goes through a pooler in transaction
+// mode (PgBouncer) when directURL differs: what needs a session of its own,
+// the listening connection and River's client, uses directURL
+// (DATABASE_DIRECT_URL), and url's pool prepares no named statement (pgx's
+// cache_describe mode, unless url sets default_query_exec_mode).
 func OpenDirect(ctx context.Context, url, directURL string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -105,6 +107,13 @@ func OpenDirect(ctx context.Context, url, directURL string) (*DB, error) {
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultMaxConns
+	}
+	if directURL != url && !strings.Contains(url, "default_query_exec_mode") {
+		// Behind a pooler in transaction mode, which has no named
+		// prepared statements (PgBouncer 1.18): pgx's statements are
+		// unnamed, their descriptions cached (one round trip, as a
+		// cached prepared statement takes). The URL's own choice wins.
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	counter := &queryCounter{}

@@ -16,8 +16,8 @@
 # Environment: SERVERS (serving processes, default 2), WORKERS (worker
 # processes, default 1), CLUSTER_PORT (nginx's port for `run`, default 8080;
 # `test` takes a free one), CLUSTER_DB (pgbouncer: the processes' DATABASE_URL
-# is PgBouncer and DATABASE_DIRECT_URL PostgreSQL; direct: both PostgreSQL;
-# default direct),
+# is PgBouncer and DATABASE_DIRECT_URL PostgreSQL, the default; direct: both
+# PostgreSQL),
 # GO (default go). Every other variable reaches the processes as it is.
 #
 # PostgreSQL and Redis are throwaway ones (scripts/services.sh test); nginx
@@ -243,9 +243,10 @@ until "$PG_BIN/psql" -X -q "$bouncer_url" -c "SELECT 1" >/dev/null 2>&1; do
   sleep 0.1
 done
 
-# The processes' database: PostgreSQL directly until the request path runs
-# through PgBouncer in transaction mode (no prepared statements kept).
-CLUSTER_DB="${CLUSTER_DB:-direct}"
+# The processes' database: the request path through PgBouncer (pgx then
+# keeps no named prepared statement: db.OpenDirect), LISTEN, River and the
+# migrations on PostgreSQL directly (DATABASE_DIRECT_URL).
+CLUSTER_DB="${CLUSTER_DB:-pgbouncer}"
 case "$CLUSTER_DB" in
   pgbouncer) service_url="$bouncer_url" ;;
   direct) service_url="$direct_url" ;;
