@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -443,4 +444,54 @@ func TestRateLimitsSeeTheClientThroughTheProxy(t *testing.T) {
 	require.Equal(t, first-4, remaining(a, ""), "one client's window counts its five requests")
 	require.Equal(t, first-5, remaining(a, "203.0.113.9"), "a forged X-Forwarded-For is the same client")
 	require.Greater(t, remaining(b, ""), first-5, "another client has a window of its own, not nginx's")
+}
+
+// The request path goes through PgBouncer in transaction mode
+// (COMMERCE_CLUSTER_DB=pgbouncer, the default): the transactions of a
+// burst of requests show in PgBouncer's statistics. With
+// COMMERCE_CLUSTER_DB=direct, PgBouncer serves none.
+func TestRequestPathThroughPgBouncer(t *testing.T) {
+	c := setup(t)
+	mode, bouncer := os.Getenv("COMMERCE_CLUSTER_DB"), os.Getenv("COMMERCE_CLUSTER_PGBOUNCER_URL")
+	require.Contains(t, []string{"pgbouncer", "direct"}, mode, "COMMERCE_CLUSTER_DB")
+	require.NotEmpty(t, bouncer, "COMMERCE_CLUSTER_PGBOUNCER_URL")
+	// PgBouncer's admin console speaks the simple protocol only.
+	u, err := url.Parse(bouncer)
+	require.NoError(t, err)
+	u.Path = "/pgbouncer"
+	q := u.Query()
+	q.Set("default_query_exec_mode", "simple_protocol")
+	u.RawQuery = q.Encode()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u.String())
+	require.NoError(t, err)
+	defer conn.Close(ctx)
+	xacts := func() int64 {
+		rows, err := conn.Query(ctx, "SHOW STATS")
+		require.NoError(t, err)
+		defer rows.Close()
+		for rows.Next() {
+			v := rows.RawValues() // text: the simple protocol
+			for i, f := range rows.FieldDescriptions() {
+				if f.Name == "total_xact_count" && string(v[0]) == "commerce" {
+					n, err := strconv.ParseInt(string(v[i]), 10, 64)
+					require.NoError(t, err)
+					return n
+				}
+			}
+		}
+		require.NoError(t, rows.Err())
+		return 0
+	}
+	key, _ := c.signUp(t, "pooled-"+testkit.Unique()+"@example.com")
+	before := xacts()
+	for range 10 {
+		c.api(t, key, "GET", "/v1/listings", nil, 200, nil)
+	}
+	after := xacts()
+	if mode == "pgbouncer" {
+		require.GreaterOrEqual(t, after-before, int64(10), "ten requests, at least one transaction each, through PgBouncer")
+	} else {
+		require.Zero(t, after, "CLUSTER_DB=direct: nothing goes through PgBouncer")
+	}
 }

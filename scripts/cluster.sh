@@ -225,6 +225,7 @@ pool_mode = transaction
 default_pool_size = 40
 max_client_conn = 2000
 server_reset_query =
+admin_users = postgres
 logfile = $bouncer_dir/pgbouncer.log
 pidfile = $bouncer_dir/pgbouncer.pid
 INI
@@ -330,6 +331,7 @@ export COMMERCE_CLUSTER_SERVERS="${server_list[*]}"
 export COMMERCE_CLUSTER_WORKERS="${worker_list[*]}"
 export COMMERCE_CLUSTER_DATABASE_URL="$direct_url"
 export COMMERCE_CLUSTER_DB="$CLUSTER_DB"
+export COMMERCE_CLUSTER_PGBOUNCER_URL="$bouncer_url"
 export COMMERCE_CLUSTER_LOGS="$work"
 
 # ---------------------------------------------------------------------------
