@@ -378,10 +378,22 @@ fi
 stop_all
 
 # The leader-kill drill (drill/leader_test.go, `make drill-leader`), when
-# this tree has it: it starts processes of its own (a database of its own in
-# the same PostgreSQL, the same Redis). .ci/run then needs no separate
-# `make drill-leader`.
-if grep -qs '^func TestKillLeader(' drill/*_test.go; then
+# this tree has it and `make drill` (which .ci/run calls) does not run it
+# already: it starts processes of its own (a database of its own in the
+# same PostgreSQL, the same Redis). CLUSTER_LEADER_DRILL=1 runs it anyway,
+# =0 never.
+leader_drill="${CLUSTER_LEADER_DRILL:-}"
+if [ -z "$leader_drill" ]; then
+  leader_drill=0
+  if grep -qs '^func TestKillLeader(' drill/*_test.go; then
+    if sed -n '/^drill:/,/^$/p' Makefile | grep -q TestKillLeader; then
+      log "the leader-kill drill runs in \`make drill\`, not here"
+    else
+      leader_drill=1
+    fi
+  fi
+fi
+if [ "$leader_drill" = 1 ]; then
   drill_started=$SECONDS
   drill_status=0
   COMMERCE_DRILL=1 "$GO" test -count=1 -timeout 5m -run 'TestKillLeader$' -v ./drill/ || drill_status=$?
