@@ -19,7 +19,7 @@ import (
 // with SIGKILL gets 502 from nginx (which never resends a POST it sent);
 // the client's retry with the same Idempotency-Key then succeeds on
 // another process and creates exactly one resource. It kills a process, so
-// it runs last (the file's name sorts after cluster_test.go).
+// it runs last (the file's name sorts after cluster_*_test.go).
 //
 // To hold the POST in flight, the test takes a lock on the listings table
 // that the creation waits for (after the service claimed the key); the
