@@ -89,8 +89,11 @@ if [ "$mode" != "--inside" ]; then
   fi
   log "building bin/commerce"
   "$GO" build -o bin/commerce ./cmd/commerce
-  # No browser tests here: services.sh need not install chromium.
-  exec env COMMERCE_NO_BROWSER=1 scripts/services.sh test -- "$PWD/scripts/cluster.sh" --inside "$mode"
+  # Throwaway PostgreSQL and Redis always (a DATABASE_URL or REDIS_URL of
+  # the environment is not used); no browser tests: services.sh need not
+  # install chromium.
+  exec env -u DATABASE_URL -u REDIS_URL COMMERCE_NO_BROWSER=1 \
+    scripts/services.sh test -- "$PWD/scripts/cluster.sh" --inside "$mode"
 fi
 shift
 mode="$1"
