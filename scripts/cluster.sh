@@ -137,6 +137,9 @@ stop_all() {
 # shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
   stop_all
+  if [ -n "${bouncer_started:-}" ]; then
+    scripts/pgbouncer.sh stop "$bouncer_dir"
+  fi
   if [ "${CLUSTER_KEEP:-}" = 1 ]; then
     log "logs kept in $work"
   else
@@ -208,40 +211,15 @@ pg_port="${hostport##*:}"
 "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$admin_url" -c "CREATE DATABASE commerce" >/dev/null
 direct_url="postgres://postgres@$pg_host:$pg_port/commerce?sslmode=disable"
 
-# 2. PgBouncer in transaction mode in front of it.
+# 2. PgBouncer in transaction mode in front of it (scripts/pgbouncer.sh:
+# as postgres when root, daemonized, stopped on exit).
 bouncer_dir="$work/pgbouncer"
-bouncer_port=$(free_port)
-mkdir -p "$bouncer_dir"
-echo '"postgres" ""' >"$bouncer_dir/userlist.txt"
-cat >"$bouncer_dir/pgbouncer.ini" <<INI
-[databases]
-commerce = host=$pg_host port=$pg_port dbname=commerce
-
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = $bouncer_port
-unix_socket_dir =
-auth_type = trust
-auth_file = $bouncer_dir/userlist.txt
-pool_mode = transaction
-; every client of every process shares these server connections
-default_pool_size = 40
-max_client_conn = 2000
-server_reset_query =
-admin_users = postgres
-logfile = $bouncer_dir/pgbouncer.log
-pidfile = $bouncer_dir/pgbouncer.pid
-INI
-if is_root; then chown -R postgres: "$bouncer_dir"; fi
-log "starting PgBouncer (transaction mode) on 127.0.0.1:$bouncer_port"
-(cd / && start_as postgres "$work/pgbouncer.out" pgbouncer "$bouncer_dir/pgbouncer.ini") &
-pids+=($!)
-names+=(pgbouncer)
-bouncer_url="postgres://postgres@127.0.0.1:$bouncer_port/commerce?sslmode=disable"
+bouncer_started=yes # stop is a no-op when it did not start
+bouncer_url=$(scripts/pgbouncer.sh start "$bouncer_dir" "$direct_url" 40)
 deadline=$((SECONDS + 30))
 until "$PG_BIN/psql" -X -q "$bouncer_url" -c "SELECT 1" >/dev/null 2>&1; do
   [ "$SECONDS" -lt "$deadline" ] || {
-    cat "$work/pgbouncer.out" "$bouncer_dir/pgbouncer.log" >&2 2>/dev/null || true
+    cat "$bouncer_dir/pgbouncer.log" >&2 2>/dev/null || true
     die "PgBouncer did not answer within 30 s"
   }
   sleep 0.1

@@ -80,6 +80,8 @@ pool_mode = transaction
 default_pool_size = $size
 max_client_conn = 5000
 ignore_startup_parameters = extra_float_digits
+; the console's SHOW commands (scripts/cluster.sh's tests read SHOW STATS)
+admin_users = $user
 logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid
 INI
