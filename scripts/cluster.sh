@@ -321,7 +321,7 @@ if [ "$mode" = run ]; then
   key=$(sed -n 's/^api_key=//p' <<<"$account")
   cat <<BANNER
 
-  commerce cluster: $SERVERS × serve --no-worker, $WORKERS × worker, nginx, PgBouncer ($CLUSTER_DB), PostgreSQL, Redis
+  commerce cluster: $SERVERS × serve --no-worker, $WORKERS × worker, nginx, PgBouncer, PostgreSQL, Redis (requests: CLUSTER_DB=$CLUSTER_DB)
     URL           $base
     Console       $base/console/
     GraphQL       $base/graphql
