@@ -6,6 +6,9 @@ GO ?= go
 # make test PKG=./rest/... TESTFLAGS='-run TestRateLimit -v'
 PKG ?= ./...
 TESTFLAGS ?=
+# make cluster SERVERS=3 WORKERS=2
+SERVERS ?= 2
+WORKERS ?= 1
 # make soak SOAK_DURATION=30m (a Go duration); SOAK_TIMEOUT must exceed it
 # by a few minutes.
 SOAK_DURATION ?= 10m
@@ -41,6 +44,14 @@ drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every web
 .PHONY: drill-leader
 drill-leader: ## Leader-kill drill: kill -9 River's leader (one of two working processes) during 200 purchases and expiring checkouts; periodic work again within 10 s, every email and webhook out, nothing duplicated (figures printed)
 	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillLeader$$' -v ./drill/
+
+.PHONY: cluster
+cluster: ## SERVERS (default 2) `serve --no-worker` and WORKERS (default 1) `worker` processes behind nginx, PgBouncer, PostgreSQL and Redis; prints the URL, runs until Ctrl-C (docs/operations.md)
+	SERVERS=$(SERVERS) WORKERS=$(WORKERS) scripts/cluster.sh run
+
+.PHONY: cluster-test
+cluster-test: ## The cluster on free ports, the end-to-end tests of ./cluster/ through nginx (REST, GraphQL subscription, MCP, console API, revocation, kill -9 of a serving process during a POST), then stop
+	SERVERS=$(SERVERS) WORKERS=$(WORKERS) scripts/cluster.sh test
 
 .PHONY: soak
 soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default 10m); fails when RSS, goroutines, connections or queues grow

@@ -41,6 +41,7 @@ type Config struct {
 	BaseURL              string
 	ConsoleURL           string
 	DatabaseURL          string
+	DatabaseDirectURL    string // no pooler in transaction mode: LISTEN, River (DATABASE_DIRECT_URL, default DATABASE_URL)
 	RedisURL             string
 	Processor            string // "sandbox" or "stripe"
 	StripeSecretKey      string
@@ -115,6 +116,10 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if u, err := url.Parse(c.DatabaseURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
 		return bad("DATABASE_URL", "must be a postgres:// URL")
+	}
+	c.DatabaseDirectURL = or(getenv("DATABASE_DIRECT_URL"), c.DatabaseURL)
+	if u, err := url.Parse(c.DatabaseDirectURL); err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return bad("DATABASE_DIRECT_URL", "must be a postgres:// URL")
 	}
 	if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
 		return bad("REDIS_URL", "must be a redis:// or rediss:// URL")

@@ -22,6 +22,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "http://localhost:8080", c.BaseURL)
 	require.Equal(t, "http://localhost:8080/console", c.ConsoleURL)
 	require.Equal(t, "sandbox", c.Processor)
+	require.Equal(t, config.DefaultDatabaseURL, c.DatabaseDirectURL)
 	require.Equal(t, "commerce <no-reply@localhost>", c.MailFrom)
 	require.Equal(t, config.DefaultWebhookRetrySchedule, c.WebhookRetrySchedule)
 	require.False(t, c.AllowPrivateTargets)
@@ -31,6 +32,11 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "stripe", c.Processor)
 	require.Equal(t, []time.Duration{time.Second, 2 * time.Second}, c.WebhookRetrySchedule)
 	require.Len(t, c.TrustedProxies, 2)
+
+	c, err = load(map[string]string{"DATABASE_URL": "postgres://bouncer:6432/commerce", "DATABASE_DIRECT_URL": "postgres://primary:5432/commerce"})
+	require.NoError(t, err)
+	require.Equal(t, "postgres://bouncer:6432/commerce", c.DatabaseURL)
+	require.Equal(t, "postgres://primary:5432/commerce", c.DatabaseDirectURL)
 }
 
 // An invalid value stops start-up with a message naming the variable.
@@ -41,6 +47,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		"BASE_URL":               "localhost",
 		"CONSOLE_URL":            "ftp://x",
 		"DATABASE_URL":           "mysql://x",
+		"DATABASE_DIRECT_URL":    "mysql://x",
 		"REDIS_URL":              "http://x",
 		"PROCESSOR":              "paypal",
 		"SMTP_URL":               "http://mail",

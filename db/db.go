@@ -27,8 +27,15 @@ import (
 type DB struct {
 	*bun.DB
 	Pool *pgxpool.Pool
+	// RiverPool is the pool River's client does its own work on (fetching,
+	// completing, electing, its notifier's LISTEN): a pool of the direct
+	// URL, or Pool itself when the direct URL is the same. Jobs inserted
+	// by InsertTx go in the request's transaction, on Pool.
+	RiverPool *pgxpool.Pool
 
-	queries *queryCounter
+	queries  *queryCounter
+	listener *Listener
+	process  *processState
 }
 
 // queryCounter counts the statements sent on the pool's connections (bun's
@@ -36,14 +43,27 @@ type DB struct {
 type queryCounter struct{ n, prepares atomic.Int64 }
 
 func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	c.n.Add(1)
+	if ctx.Value(untracedKey{}) == nil {
+		c.n.Add(1)
+	}
 	return ctx
+}
+
+// untracedKey marks the statements Queries does not count: the process's
+// own upkeep (Heartbeat), which would otherwise land inside a test's
+// measured request now and then.
+type untracedKey struct{}
+
+func untraced(ctx context.Context) context.Context {
+	return context.WithValue(ctx, untracedKey{}, true)
 }
 
 func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
 func (c *queryCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _ pgx.TracePrepareStartData) context.Context {
-	c.prepares.Add(1)
+	if ctx.Value(untracedKey{}) == nil {
+		c.prepares.Add(1)
+	}
 	return ctx
 }
 
@@ -56,17 +76,44 @@ func (d *DB) Queries() int64 { return d.queries.n.Load() }
 func (d *DB) Prepares() int64 { return d.queries.prepares.Load() }
 
 // defaultMaxConns sizes the pool when DATABASE_URL does not
-// (pool_max_conns=N). River's workers and listener take a few.
+// (pool_max_conns=N). River's workers take a few.
 const defaultMaxConns = 20
 
-// Open connects to PostgreSQL at url and checks that it answers.
+// defaultRiverMaxConns sizes River's pool of the direct URL when that URL
+// does not (its producer, completer, elector and maintenance; its
+// connections open when used, so a process that only inserts jobs opens
+// none).
+const defaultRiverMaxConns = 10
+
+// Open connects to PostgreSQL at url and checks that it answers; the
+// process listens (DB.Listen) and River works on url too.
 func Open(ctx context.Context, url string) (*DB, error) {
+	return OpenDirect(ctx, url, url)
+}
+
+// OpenDirect is Open for a url that goes through a pooler in transaction
+// mode (PgBouncer) when directURL differs: what needs a session of its own,
+// the listening connection and River's client, uses directURL
+// (DATABASE_DIRECT_URL), and url's pool prepares no named statement (pgx's
+// cache_describe mode, unless url sets default_query_exec_mode).
+func OpenDirect(ctx context.Context, url, directURL string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
+	dcfg, err := pgxpool.ParseConfig(directURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse DATABASE_DIRECT_URL: %w", err)
+	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = defaultMaxConns
+	}
+	if directURL != url && !strings.Contains(url, "default_query_exec_mode") {
+		// Behind a pooler in transaction mode, which has no named
+		// prepared statements (PgBouncer 1.18): pgx's statements are
+		// unnamed, their descriptions cached (one round trip, as a
+		// cached prepared statement takes). The URL's own choice wins.
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	counter := &queryCounter{}
@@ -81,8 +128,22 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
+	d := &DB{Pool: pool, RiverPool: pool, queries: counter, listener: newListener(dcfg.ConnConfig)}
+	if directURL != url {
+		if !strings.Contains(directURL, "pool_max_conns") {
+			dcfg.MaxConns = defaultRiverMaxConns
+		}
+		dcfg.MaxConnIdleTime = 5 * time.Minute
+		// Lazily connected: a process that only inserts jobs never uses it.
+		if d.RiverPool, err = pgxpool.NewWithConfig(ctx, dcfg); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("open direct pool: %w", err)
+		}
+	}
 	sqldb := sql.OpenDB(simpleConnector{stdlib.GetPoolConnector(pool)})
-	return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Pool: pool, queries: counter}, nil
+	d.DB = bun.NewDB(sqldb, pgdialect.New())
+	d.process = newProcessState()
+	return d, nil
 }
 
 // simpleConnector hands database/sql (bun) connections of the pool whose
@@ -120,9 +181,13 @@ func (c simpleConn) QueryContext(ctx context.Context, query string, args []drive
 	return c.Conn.QueryContext(ctx, query, all)
 }
 
-// Close closes bun's handle and the pool.
+// Close stops listening and closes bun's handle and the pools.
 func (d *DB) Close() {
+	d.listener.close()
 	_ = d.DB.Close()
+	if d.RiverPool != d.Pool {
+		d.RiverPool.Close()
+	}
 	d.Pool.Close()
 }
 

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -220,4 +223,89 @@ func TestInTxRetryOutlivesADeadlock(t *testing.T) {
 	require.Equal(t, int32(3), attempts[0].Load()+attempts[1].Load(), "one of the two ran again")
 	require.True(t, db.Retryable(fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: "40001"})))
 	require.False(t, db.Retryable(&pgconn.PgError{Code: "23505"}))
+}
+
+// The process's listener LISTENs on every channel asked for on one
+// connection of its own, fans the notifications out, and after losing the
+// connection tells each subscriber, reconnects, LISTENs again and tells
+// them it listens (so they read what was committed meanwhile).
+func TestListenSharesOneConnectionAndReconnects(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := open(t, testkit.DatabaseURL)
+	tag := "t" + strings.ToLower(testkit.Unique())
+	type sub struct {
+		mu        sync.Mutex
+		listening int
+		lost      int
+		payloads  []string
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	subs := map[string]*sub{}
+	for _, ch := range []string{"a_" + tag, "b_" + tag} {
+		s := &sub{}
+		subs[ch] = s
+		go d.Listen(lctx, ch, db.Handler{
+			Listening: func() { s.mu.Lock(); s.listening++; s.mu.Unlock() },
+			Notify:    func(p string) { s.mu.Lock(); s.payloads = append(s.payloads, p); s.mu.Unlock() },
+			Lost:      func(error) { s.mu.Lock(); s.lost++; s.mu.Unlock() },
+		})
+	}
+	state := func(ch string) (int, int, []string) {
+		s := subs[ch]
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.listening, s.lost, slices.Clone(s.payloads)
+	}
+	listening := func(n int) func() bool {
+		return func() bool {
+			a, _, _ := state("a_" + tag)
+			b, _, _ := state("b_" + tag)
+			return a == n && b == n
+		}
+	}
+	require.Eventually(t, listening(1), 10*time.Second, 10*time.Millisecond)
+	notify := func(payload string) {
+		for ch := range subs {
+			_, err := d.Pool.Exec(ctx, "SELECT pg_notify($1, $2)", ch, ch+":"+payload)
+			require.NoError(t, err)
+		}
+	}
+	received := func(payloads ...string) func() bool {
+		return func() bool {
+			for ch := range subs {
+				_, _, got := state(ch)
+				want := make([]string, len(payloads))
+				for i, p := range payloads {
+					want[i] = ch + ":" + p
+				}
+				if !slices.Equal(got, want) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	notify("1")
+	require.Eventually(t, received("1"), 10*time.Second, 10*time.Millisecond)
+
+	// One backend listens for both channels.
+	var pids []int32
+	rows, err := d.Pool.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE application_name = 'commerce-listener'
+		AND datname = current_database() AND query LIKE '%' || $1 || '%'`, tag)
+	require.NoError(t, err)
+	pids, err = pgx.CollectRows(rows, pgx.RowTo[int32])
+	require.NoError(t, err)
+	require.Len(t, pids, 1)
+
+	_, err = d.Pool.Exec(ctx, "SELECT pg_terminate_backend($1)", pids[0])
+	require.NoError(t, err)
+	require.Eventually(t, listening(2), 10*time.Second, 10*time.Millisecond)
+	for ch := range subs {
+		_, lost, _ := state(ch)
+		require.Equal(t, 1, lost, ch)
+	}
+	notify("2")
+	require.Eventually(t, received("1", "2"), 10*time.Second, 10*time.Millisecond)
 }

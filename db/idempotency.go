@@ -13,7 +13,9 @@ import (
 const IdempotencyTTL = 24 * time.Hour
 
 // idempotencyStale is how long an in-flight claim may stay unfinished before
-// a retry with the same request may take it over (its process died).
+// a retry with the same request may take it over (its process died). A
+// claim whose owner process stopped beating is taken over sooner
+// (ProcessGone: processes.go).
 const idempotencyStale = 5 * time.Minute
 
 // IdempotencyState is the outcome of claiming an idempotency key.
@@ -43,15 +45,19 @@ func (d *DB) ClaimIdempotencyKey(ctx context.Context, scope, key string, fp []by
 	for attempt := 0; attempt < 3; attempt++ {
 		var claimed bool
 		err := d.Pool.QueryRow(ctx, `
-INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at)
-VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4))
+INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at, owner)
+VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4), NULLIF($6, ''))
 ON CONFLICT (scope, key) DO UPDATE
    SET fingerprint = EXCLUDED.fingerprint, locked_at = now(), expires_at = EXCLUDED.expires_at,
-       status_code = NULL, headers = NULL, body = NULL, created_at = now()
+       status_code = NULL, headers = NULL, body = NULL, created_at = now(), owner = EXCLUDED.owner
  WHERE idempotency_keys.expires_at < now()
     OR (idempotency_keys.status_code IS NULL AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
-        AND idempotency_keys.locked_at < now() - make_interval(secs => $5))
-RETURNING true`, scope, key, fp, IdempotencyTTL.Seconds(), idempotencyStale.Seconds()).Scan(&claimed)
+        AND (idempotency_keys.locked_at < now() - make_interval(secs => $5)
+             -- its process died: no heartbeat for ProcessGone (processes.go)
+             OR (idempotency_keys.owner IS NOT NULL AND NOT EXISTS (
+                   SELECT 1 FROM service_processes p
+                    WHERE p.id = idempotency_keys.owner AND p.seen_at > now() - make_interval(secs => $7)))))
+RETURNING true`, scope, key, fp, IdempotencyTTL.Seconds(), idempotencyStale.Seconds(), d.owner(), ProcessGone.Seconds()).Scan(&claimed)
 		if err == nil {
 			return IdemClaimed, nil, nil
 		}

@@ -56,7 +56,7 @@ var globalTables = map[string]string{
 	"river_notification":   "River's notification table",
 	"river_queue":          "River's queues, shared by every account",
 	"periodic_schedules":   "one row per periodic sweep (jobs.RunPeriodic), not per account",
-	"worker_heartbeats":    "one row per worker process (jobs.RunLiveness), not per account",
+	"service_processes":    "one row per running process, its heartbeat (idempotency takeover, jobs.RunLiveness), not per account",
 	"processor_events":     "inbound processor events, deduplicated by the processor's event id before the account is known",
 	"service_keys":         "the service's own secrets (signing and sealing keys)",
 	"license_signing_keys": "the service's license-token signing keys, published in one JWKS for every store",

@@ -59,7 +59,7 @@ type Options struct {
 	Storage *storage.Store
 }
 
-// New builds the River client on the service's pool, with every worker
+// New builds the River client on DB.RiverPool, with every worker
 // registered. Periodic work is not River's (its periodic jobs run only on
 // the elected leader): see RunPeriodic.
 func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
@@ -72,6 +72,9 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 	}
 
 	cfg := &river.Config{
+		// The process's id in service_processes: RunLiveness rescues the
+		// jobs of a client whose process stopped beating.
+		ID:                   d.TakeProcessID(),
 		Logger:               log.With("component", "river"),
 		Workers:              workers,
 		FetchCooldown:        opts.FetchCooldown,
@@ -86,7 +89,10 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 		}
 		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: n}}
 	}
-	client, err := river.NewClient(riverpgxv5.New(d.Pool), cfg)
+	// River works on the direct URL's pool (its notifier LISTENs, and the
+	// elector and producer poll there); InsertTx writes on the caller's
+	// transaction, whichever pool it came from.
+	client, err := river.NewClient(riverpgxv5.New(d.RiverPool), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
 	}

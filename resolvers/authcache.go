@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"commerce/db"
 )
 
 // The authentication cache keeps recently verified API keys in memory so an
@@ -122,44 +124,20 @@ func (c *authCache) setLive(live bool) {
 }
 
 // ListenAuthInvalidations keeps the authentication cache in step with the
-// database until ctx ends: it LISTENs for the invalidations the api_keys and
-// accounts triggers send, and serves the cache only while it is connected.
-// It reconnects after a failure.
+// database until ctx ends: it listens for the invalidations the api_keys
+// and accounts triggers send (on the process's listening connection,
+// db.DB.Listen, which reconnects), and serves the cache only while that
+// connection is up.
 func (r *Resolver) ListenAuthInvalidations(ctx context.Context) {
-	for ctx.Err() == nil {
-		err := r.listenAuth(ctx)
-		r.auth.setLive(false)
-		if ctx.Err() != nil {
-			return
-		}
-		r.Log.Warn("authentication cache listener stopped; keys are checked in the database until it reconnects", "error", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (r *Resolver) listenAuth(ctx context.Context) error {
-	conn, err := r.DB.Pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	// The connection carries a LISTEN: it must not go back to the pool.
-	pc := conn.Hijack()
-	defer pc.Close(context.WithoutCancel(ctx))
-	if _, err := pc.Exec(ctx, "LISTEN "+authInvalidateChannel); err != nil {
-		return err
-	}
-	r.auth.setLive(true)
-	for {
-		n, err := pc.WaitForNotification(ctx)
-		if err != nil {
-			return err
-		}
-		r.auth.invalidate(n.Payload)
-	}
+	r.DB.Listen(ctx, authInvalidateChannel, db.Handler{
+		Listening: func() { r.auth.setLive(true) },
+		Notify:    r.auth.invalidate,
+		Lost: func(err error) {
+			r.auth.setLive(false)
+			r.Log.Warn("authentication cache listener stopped; keys are checked in the database until it reconnects", "error", err)
+		},
+	})
+	r.auth.setLive(false)
 }
 
 // forgetKey invalidates at once in this process; other processes learn of

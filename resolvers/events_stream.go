@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -153,11 +152,11 @@ func (h *eventHub) stop() {
 // Long-lived connections derive from it so that shutdown closes them.
 func (r *Resolver) StreamContext() context.Context { return r.events.ctx }
 
-// ServeEvents runs this process's event hub until ctx ends: it LISTENs for
-// the event notifications, reconnecting with backoff, and wakes the
-// subscribers of each notified account; while it is not listening,
-// subscribers poll the log every second. When it returns, every
-// subscription has ended.
+// ServeEvents runs this process's event hub until ctx ends: it listens
+// for the event notifications on the process's listening connection
+// (db.DB.Listen, which reconnects with backoff) and wakes the subscribers
+// of each notified account; while it is not listening, subscribers poll
+// the log every second. When it returns, every subscription has ended.
 func (r *Resolver) ServeEvents(ctx context.Context) {
 	h := r.events
 	defer h.stop()
@@ -177,49 +176,19 @@ func (r *Resolver) ServeEvents(ctx context.Context) {
 			}
 		}
 	})
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		started := time.Now()
-		err := r.listenEvents(ctx)
-		h.live.Store(false)
-		if ctx.Err() != nil {
-			return
-		}
-		if time.Since(started) > time.Minute {
-			backoff = 100 * time.Millisecond
-		}
-		r.Log.Warn("event listener stopped; subscribers poll the event log every second until it reconnects", "error", err, "retry_in", backoff.String())
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff/2 + rand.N(backoff/2)):
-		}
-		backoff = min(2*backoff, 10*time.Second)
-	}
-}
-
-func (r *Resolver) listenEvents(ctx context.Context) error {
-	conn, err := r.DB.Pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	// The connection carries a LISTEN: it must not go back to the pool.
-	pc := conn.Hijack()
-	defer pc.Close(context.WithoutCancel(ctx))
-	if _, err := pc.Exec(ctx, "LISTEN "+commerceEventsChannel); err != nil {
-		return err
-	}
-	h := r.events
-	h.live.Store(true)
-	// Anything committed while nobody listened is read now.
-	h.wakeAll()
-	for {
-		n, err := pc.WaitForNotification(ctx)
-		if err != nil {
-			return err
-		}
-		h.wake(n.Payload)
-	}
+	r.DB.Listen(ctx, commerceEventsChannel, db.Handler{
+		Listening: func() {
+			h.live.Store(true)
+			// Anything committed while nobody listened is read now.
+			h.wakeAll()
+		},
+		Notify: h.wake,
+		Lost: func(err error) {
+			h.live.Store(false)
+			r.Log.Warn("event listener stopped; subscribers poll the event log every second until it reconnects", "error", err)
+		},
+	})
+	h.live.Store(false)
 }
 
 // SubscribeEvents streams the caller's event log: every event after the

@@ -110,7 +110,13 @@ func (r *Resolver) RequestLibrarySignIn(ctx context.Context, email, store string
 	if p := problem.From(r.limit(ctx, librarySignInEmailGroup, "email:"+e, "")); p != nil && p.Code == problem.RateLimited {
 		return nil // the same answer; nothing sent
 	}
-	if _, err := r.Jobs.Insert(ctx, LibrarySignInArgs{Email: e, Store: store}, nil); err != nil {
+	// In a transaction of the request's pool (DATABASE_URL), not on River's
+	// own (the direct URL's).
+	err = r.DB.InTx(ctx, func(ctx context.Context, tx db.Tx) error {
+		_, err := r.Jobs.InsertTx(ctx, tx.River, LibrarySignInArgs{Email: e, Store: store}, nil)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("enqueue library sign-in: %w", err)
 	}
 	return nil

@@ -175,39 +175,9 @@ func (w *WebhookDispatcher) StopAndCancel(ctx context.Context) {
 }
 
 // listen turns notifications on the channel into claims until ctx ends,
-// reconnecting after an error.
+// on the process's listening connection (db.DB.Listen, which reconnects).
 func (w *WebhookDispatcher) listen(ctx context.Context, want func()) {
-	for ctx.Err() == nil {
-		err := w.listenOnce(ctx, want)
-		if ctx.Err() != nil {
-			return
-		}
-		w.R.Log.WarnContext(ctx, "listen for webhook deliveries", "error", err)
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (w *WebhookDispatcher) listenOnce(ctx context.Context, want func()) error {
-	conn, err := w.R.DB.Pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	// The connection carries a LISTEN: it does not go back to the pool.
-	c := conn.Hijack()
-	defer func() { _ = c.Close(context.WithoutCancel(ctx)) }()
-	if _, err := c.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
-		return err
-	}
-	want() // what was committed before the LISTEN
-	for {
-		if _, err := c.WaitForNotification(ctx); err != nil {
-			return err
-		}
-		want()
-	}
+	db.Listen(ctx, w.R.DB, notifyChannel, want, w.R.Log)
 }
 
 // claim claims up to limit due records, each endpoint no more than its

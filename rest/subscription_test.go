@@ -753,7 +753,7 @@ func TestSubscriptionSurvivesListenerLoss(t *testing.T) {
 		// Every event listener of the package's database goes; the other
 		// tests' subscriptions pay in latency only.
 		_, err := pool.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-			WHERE datname = current_database() AND query = 'LISTEN commerce_events' AND pid <> pg_backend_pid()`)
+			WHERE datname = current_database() AND application_name = 'commerce-listener' AND pid <> pg_backend_pid()`)
 		require.NoError(t, err)
 		id := insertEvent(t, pool, acc.ID, "order.paid")
 		require.Equal(t, []string{id}, ids(c.events("s", 1, 3*time.Second)))

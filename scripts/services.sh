@@ -13,7 +13,8 @@
 # A DATABASE_URL or REDIS_URL already set in the environment is used as it is and
 # the matching service is not started. Missing software is installed with apt
 # (redis-server; postgresql-15 when its binaries are absent; for `test`, Debian's
-# chromium for the console's browser tests). PostgreSQL refuses
+# chromium for the console's browser tests, pgbouncer for the tests through
+# it). PostgreSQL refuses
 # to run as root, so as root its programs run as the postgres user. Progress and
 # errors go to stderr; stdout carries only the two lines of `dev`.
 set -euo pipefail
@@ -355,13 +356,25 @@ ensure_browser() {
   fi
 }
 
+# ensure_pgbouncer: Debian's PgBouncer (1.18) for the tests that run the
+# service behind it in transaction mode (testkit.PgBouncer starts one).
+ensure_pgbouncer() {
+  if [ ! -x /usr/sbin/pgbouncer ]; then
+    apt_install pgbouncer
+  fi
+}
+
 cmd_test() {
   if [ "${1:-}" = "--" ]; then
     shift
   fi
   [ $# -gt 0 ] || die "usage: services.sh test -- CMD [ARGS…]"
   ensure_installed
-  ensure_browser
+  # COMMERCE_NO_BROWSER=1: the command runs no browser tests (scripts/cluster.sh).
+  if [ "${COMMERCE_NO_BROWSER:-}" != 1 ]; then
+    ensure_browser
+  fi
+  ensure_pgbouncer
 
   trap cleanup_test EXIT
   trap 'exit 130' INT

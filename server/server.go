@@ -5,6 +5,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -81,10 +82,13 @@ type Server struct {
 // New connects to PostgreSQL and Redis and builds the service. Redis being
 // down does not stop it (rate limits fail open; /readyz reports it).
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
-	d, err := db.Open(ctx, cfg.DatabaseURL)
+	// The request path may go through PgBouncer in transaction mode;
+	// LISTEN and River's client use the direct URL.
+	d, err := db.OpenDirect(ctx, cfg.DatabaseURL, cmp.Or(cfg.DatabaseDirectURL, cfg.DatabaseURL))
 	if err != nil {
 		return nil, err
 	}
+	d.SetLog(log)
 	rdb, err := OpenRedis(cfg.RedisURL)
 	if err != nil {
 		d.Close()
@@ -174,6 +178,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	s.handler = s.routes()
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopBackground = cancel
+	// The process's heartbeat: a retry may take over an idempotency key
+	// this process claimed once it stops beating (db/processes.go).
+	s.background.Go(func() { d.Heartbeat(bg, log) })
 	s.background.Go(func() { s.Resolver.ListenAuthInvalidations(bg) })
 	s.background.Go(func() { s.Resolver.ServeEvents(bg) })
 	// Product-page views: flushed every few seconds, and once more when
@@ -186,10 +193,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 			resolvers.CheckoutExpiryPeriodic(cfg.CheckoutExpiry), resolvers.WebhookAlertsPeriodic(cfg.WebhookAlertAfter),
 			resolvers.MembershipRenewalPeriodic())
 		s.background.Go(func() { jobs.RunPeriodic(bg, d, jc, log, periodic) })
-		// This process's heartbeat, and the jobs of dead processes made
-		// available again (decisions: "The leader-kill drill"). It stops
-		// with the background, after the workers (Close).
-		s.background.Go(func() { jobs.RunLiveness(bg, d, jc, log) })
+		// The jobs of dead processes made available again (decisions: "The
+		// leader-kill drill"; this process beats with d.Heartbeat above).
+		s.background.Go(func() { jobs.RunLiveness(bg, d, log) })
 	}
 	return s, nil
 }

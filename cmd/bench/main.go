@@ -43,6 +43,10 @@ type config struct {
 	concurrency int
 	only        []string      // scenario names to run; empty: all
 	coldStart   time.Duration // the service's cold start, measured by scripts/bench.sh (0: not reported)
+	// pgbouncerURL and pgbouncerPID are a second service's, whose
+	// DATABASE_URL goes through PgBouncer (the -pgbouncer twins).
+	pgbouncerURL string
+	pgbouncerPID int
 }
 
 func main() {
@@ -76,6 +80,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "unrecorded warm-up before each scenario")
 	fs.IntVar(&cfg.concurrency, "concurrency", 32, "concurrent workers (closed loop)")
 	fs.DurationVar(&cfg.coldStart, "cold-start", 0, "the service's cold start (exec to the first 200 of /readyz), for the startup scenario")
+	fs.StringVar(&cfg.pgbouncerURL, "pgbouncer-url", "", "base URL of the same service with DATABASE_URL through PgBouncer (the -pgbouncer scenarios; unset: skipped unless named in -only)")
+	fs.IntVar(&cfg.pgbouncerPID, "pgbouncer-pid", 0, "process id of that service, to sample its RSS")
 	fs.StringVar(&only, "only", "", "comma-separated scenarios to run (default all: "+strings.Join(scenarioNames(), ",")+")")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -107,6 +113,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 func (c config) selected() []*scenario {
 	var out []*scenario
 	for i := range scenarios {
+		if len(c.only) == 0 && scenarios[i].pgbouncer && c.pgbouncerURL == "" {
+			continue
+		}
 		if len(c.only) == 0 || slices.Contains(c.only, scenarios[i].name) {
 			out = append(out, &scenarios[i])
 		}
@@ -126,7 +135,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) bool {
 		}
 		fmt.Fprintf(stderr, "bench: %s (%s): warm-up %v, measuring %v, %d workers\n",
 			sc.name, sc.what, cfg.warmup, cfg.duration, sc.workers(cfg))
-		r := runScenario(ctx, e, sc)
+		run := runScenario
+		if sc.pgbouncer {
+			run = runThroughPgBouncer
+		}
+		r := run(ctx, e, sc)
 		if r.broken != nil {
 			fmt.Fprintf(stderr, "bench: %s broke: %v\n", sc.name, r.broken)
 		} else {

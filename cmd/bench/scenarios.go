@@ -212,6 +212,8 @@ type scenario struct {
 	unit string // what one operation is called in rates ("req", "check")
 	// needs lists the flags the scenario cannot do without.
 	needs need
+	// pgbouncer: run against -pgbouncer-url (a twin, pgbouncer.go).
+	pgbouncer bool
 	// remote is true when the system under test is the service (-pid): its
 	// RSS is reported; otherwise it runs inside bench and bench's own RSS
 	// growth is.
@@ -292,6 +294,7 @@ const (
 	needService need = 1 << iota
 	needDatabase
 	needRedis
+	needPgBouncer
 )
 
 // check returns an error naming the first missing flag.
@@ -303,6 +306,8 @@ func (n need) check(c config) error {
 		return errors.New("needs -database-url or DATABASE_URL")
 	case n&needRedis != 0 && c.redisURL == "":
 		return errors.New("needs -redis-url or REDIS_URL")
+	case n&needPgBouncer != 0 && c.pgbouncerURL == "":
+		return errors.New("needs -pgbouncer-url")
 	}
 	return nil
 }

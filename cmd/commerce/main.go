@@ -155,7 +155,9 @@ func migrate(ctx context.Context, cfg config.Config, args []string, stdout io.Wr
 	if len(args) == 0 {
 		return errors.New("migrate needs up, down or status")
 	}
-	d, err := db.Open(ctx, cfg.DatabaseURL)
+	// The migration lock is a session's advisory lock: no pooler in
+	// transaction mode in between.
+	d, err := db.Open(ctx, cfg.DatabaseDirectURL)
 	if err != nil {
 		return err
 	}

@@ -1,1 +1,0 @@
-DROP TABLE IF EXISTS worker_heartbeats;
