@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"time"
 
 	"commerce/db"
 	"commerce/problem"
@@ -91,9 +92,7 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		defer func() {
 			ctx := context.WithoutCancel(r.Context())
 			if !finished || rec.status >= 500 {
-				if err := a.DB.ReleaseIdempotencyKey(ctx, scope, key); err != nil {
-					a.Problems.Log.ErrorContext(ctx, "release idempotency key", "error", err)
-				}
+				a.releaseIdempotencyKey(ctx, scope, key)
 				return
 			}
 			resp := db.StoredResponse{Status: rec.status, Body: rec.body.Bytes(), Headers: map[string]string{}}
@@ -112,6 +111,40 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		}
 		finished = true
 	})
+}
+
+// releaseRetryFor is how long a release that failed is tried again: the
+// claim of a request that failed with the database (a failover) would
+// otherwise answer the client's retries with 409 until it goes stale
+// (minutes). It stays well below that, so a late release never deletes a
+// later request's claim.
+const releaseRetryFor = time.Minute
+
+// releaseIdempotencyKey forgets a claimed key so that the client's retry
+// runs. When the database refuses the release (the request failed because
+// it was down or failing over), the release is tried again in the
+// background, with backoff, for releaseRetryFor.
+func (a *API) releaseIdempotencyKey(ctx context.Context, scope, key string) {
+	release := func() error {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return a.DB.ReleaseIdempotencyKey(rctx, scope, key)
+	}
+	err := release()
+	if err == nil {
+		return
+	}
+	a.Problems.Log.WarnContext(ctx, "release idempotency key; trying again", "error", err)
+	go func() {
+		deadline := time.Now().Add(releaseRetryFor)
+		for pause := 100 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 2*time.Second) {
+			time.Sleep(pause)
+			if err = release(); err == nil {
+				return
+			}
+		}
+		a.Problems.Log.ErrorContext(ctx, "release idempotency key", "error", err)
+	}()
 }
 
 func validIdempotencyKey(k string) bool {
