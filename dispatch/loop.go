@@ -205,6 +205,12 @@ func (l *Loop[T, O]) finished(item *T) {
 	}
 }
 
+// writeRetryFor is how long the writer tries a batch of outcomes again
+// (the service is to answer within 30 s of a failover's promotion). A write
+// after the items' claims expired does no harm: each Record ignores an
+// outcome whose item was claimed again meanwhile.
+const writeRetryFor = 30 * time.Second
+
 // write records outcomes in batches until results is closed: whatever
 // arrived while the previous batch was written goes in the next.
 func (l *Loop[T, O]) write() {
@@ -222,15 +228,19 @@ func (l *Loop[T, O]) write() {
 				break more
 			}
 		}
+		// A failing write is tried again, with backoff, for writeRetryFor:
+		// long enough to outlast a database failover, so that what went out
+		// is recorded rather than claimed again and sent twice.
 		var err error
-		for try := range 3 {
+		deadline := time.Now().Add(writeRetryFor)
+		for pause := 100 * time.Millisecond; ; pause = min(2*pause, time.Second) {
 			ctx, cancel := context.WithTimeout(context.Background(), l.WriteTimeout)
 			err = l.Record(ctx, batch)
 			cancel()
-			if err == nil {
+			if err == nil || time.Now().Add(pause).After(deadline) {
 				break
 			}
-			time.Sleep(time.Duration(try+1) * 100 * time.Millisecond)
+			time.Sleep(pause)
 		}
 		if err != nil {
 			l.Log.Error(l.RecordFailed, "attempts", len(batch), "error", err)

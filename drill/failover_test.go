@@ -180,9 +180,6 @@ func TestFailover(t *testing.T) {
 	defer func() {
 		if t.Failed() {
 			d.dumpLog()
-			if b, err := os.ReadFile(d.svc.LogPath); err == nil {
-				_ = os.WriteFile("/tmp/fo-service.log", b, 0o644)
-			}
 		}
 	}()
 
