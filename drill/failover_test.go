@@ -197,349 +197,391 @@ func TestFailover(t *testing.T) {
 		d.api("POST", "/v1/webhooks", map[string]any{"url": hook.URL + p, "name": "failover " + p}, 201, &e)
 		endpoints[e.ID] = p
 	}
-	var l struct {
-		ID   string `json:"id"`
-		Slug string `json:"slug"`
-	}
-	d.api("POST", "/v1/listings", map[string]any{"title": "Failover " + testkit.Unique(), "price": 1500,
-		"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
-	d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
-
 	// A GraphQL subscription to the account's events, open across the
 	// failover (resumed with `after` if the server ends it).
 	sub := subscribeEvents(t, d.base, d.key)
 	defer sub.close()
 
-	// The purchase stream: 8 buyers at a time through the checkout API and
-	// the sandbox's checkout page. A buyer retries what fails as an
-	// integration and a browser would: the checkout POST with its
-	// Idempotency-Key, the payment form as it is (the sandbox's payment
-	// event has an id of its own, so a payment applied twice is one).
-	writes := &writeLog{}
-	statuses := map[string]int{} // what failed attempts got
-	var statusMu sync.Mutex
-	failedWith := func(what string, err error) {
-		statusMu.Lock()
-		defer statusMu.Unlock()
-		s := err.Error()
-		if i := strings.Index(s, ":"); i > 0 && strings.HasPrefix(s, "HTTP ") {
-			s = s[:i]
-		} else if len(s) > 60 {
-			s = s[:60]
+	// runPhase fails the primary over (mode "switchover": pg_autoctl
+	// perform failover; "kill": kill -9 of the primary's keeper and
+	// PostgreSQL) during a purchase stream of a listing of its own, and
+	// checks what the service did.
+	runPhase := func(mode string, primary, standby pgNode) {
+		t.Logf("=== %s: primary %s, standby %s", mode, primary.name, standby.name)
+		var l struct {
+			ID   string `json:"id"`
+			Slug string `json:"slug"`
 		}
-		statuses[what+" "+s]++
-	}
-	// retry runs one write until it succeeds, for at most a minute.
-	retry := func(what string, f func() error) error {
-		deadline := time.Now().Add(time.Minute)
-		var first error
-		for {
-			start := time.Now()
-			err := f()
-			writes.add(writeAttempt{start: start, end: time.Now(), ok: err == nil, what: what})
-			if err == nil {
-				return nil
+		d.api("POST", "/v1/listings", map[string]any{"title": "Failover " + testkit.Unique(), "price": 1500,
+			"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
+		d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+
+		// The purchase stream: 8 buyers at a time through the checkout API and
+		// the sandbox's checkout page. A buyer retries what fails as an
+		// integration and a browser would: the checkout POST with its
+		// Idempotency-Key, the payment form as it is (the sandbox's payment
+		// event has an id of its own, so a payment applied twice is one).
+		writes := &writeLog{}
+		statuses := map[string]int{} // what failed attempts got
+		var statusMu sync.Mutex
+		failedWith := func(what string, err error) {
+			statusMu.Lock()
+			defer statusMu.Unlock()
+			s := err.Error()
+			if i := strings.Index(s, ":"); i > 0 && strings.HasPrefix(s, "HTTP ") {
+				s = s[:i]
+			} else if len(s) > 60 {
+				s = s[:60]
 			}
-			failedWith(what, err)
-			if first == nil {
-				first = fmt.Errorf("%s: %w", start.Format("15:04:05.000"), err)
+			statuses[what+" "+s]++
+		}
+		// retry runs one write until it succeeds, for at most a minute.
+		retry := func(what string, f func() error) error {
+			deadline := time.Now().Add(time.Minute)
+			var first error
+			for {
+				start := time.Now()
+				err := f()
+				writes.add(writeAttempt{start: start, end: time.Now(), ok: err == nil, what: what})
+				if err == nil {
+					return nil
+				}
+				failedWith(what, err)
+				if first == nil {
+					first = fmt.Errorf("%s: %w", start.Format("15:04:05.000"), err)
+				}
+				if time.Now().After(deadline) {
+					return fmt.Errorf("%s: still failing after a minute: %w (first failure at %v)", what, err, first)
+				}
+				time.Sleep(200 * time.Millisecond)
 			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("%s: still failing after a minute: %w (first failure at %v)", what, err, first)
+		}
+		type sale struct{ email, orderID string }
+		var (
+			salesMu sync.Mutex
+			sales   []sale
+		)
+		buy := func(n int64) error {
+			email := fmt.Sprintf("fo-buyer-%d-%s@example.com", n, testkit.Unique())
+			idem := "failover-" + testkit.Unique()
+			var co struct {
+				URL     string `json:"url"`
+				OrderID string `json:"order_id"`
 			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
-	type sale struct{ email, orderID string }
-	var (
-		salesMu sync.Mutex
-		sales   []sale
-	)
-	buy := func(n int64) error {
-		email := fmt.Sprintf("fo-buyer-%d-%s@example.com", n, testkit.Unique())
-		idem := "failover-" + testkit.Unique()
-		var co struct {
-			URL     string `json:"url"`
-			OrderID string `json:"order_id"`
-		}
-		err := retry("checkout", func() error {
-			return postJSON(d.base+"/v1/checkouts", d.key, idem,
-				map[string]any{"listing_id": l.ID, "buyer_email": email}, http.StatusCreated, &co)
-		})
-		if err != nil {
-			return err
-		}
-		err = retry("pay", func() error {
-			thanks, err := testkit.PostForm(co.URL, d.base, url.Values{"outcome": {"paid"}})
+			err := retry("checkout", func() error {
+				return postJSON(d.base+"/v1/checkouts", d.key, idem,
+					map[string]any{"listing_id": l.ID, "buyer_email": email}, http.StatusCreated, &co)
+			})
 			if err != nil {
 				return err
 			}
-			if !strings.HasSuffix(thanks.Path, "/thank-you") {
-				return fmt.Errorf("paid: redirected to %s", thanks)
+			err = retry("pay", func() error {
+				thanks, err := testkit.PostForm(co.URL, d.base, url.Values{"outcome": {"paid"}})
+				if err != nil {
+					return err
+				}
+				if !strings.HasSuffix(thanks.Path, "/thank-you") {
+					return fmt.Errorf("paid: redirected to %s", thanks)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
+			salesMu.Lock()
+			sales = append(sales, sale{email: email, orderID: co.OrderID})
+			salesMu.Unlock()
 			return nil
-		})
-		if err != nil {
-			return err
 		}
-		salesMu.Lock()
-		sales = append(sales, sale{email: email, orderID: co.OrderID})
-		salesMu.Unlock()
-		return nil
-	}
 
-	var (
-		completed, next atomic.Int64
-		failoverOnce    sync.Once
-		failoverStart   time.Time
-		promotedAt      time.Time
-		failoverOut     []byte
-		failoverErr     error
-		failoverTook    time.Duration
-		failoverDone    = make(chan struct{})
-		traceDone       = make(chan struct{})
-		timeline        []string
-	)
-	startFailover := func() {
-		failoverStart = time.Now()
-		go func() {
-			defer close(failoverDone)
-			cmd := exec.Command("../scripts/failover.sh", "failover", cluster)
-			failoverOut, failoverErr = cmd.CombinedOutput()
-			failoverTook = time.Since(failoverStart)
-		}()
-		// The promotion (the standby answers as a writable primary), and
-		// the nodes' states until the failover is over.
-		go func() {
-			defer close(traceDone)
-			last := ""
-			for time.Since(failoverStart) < 2*time.Minute {
-				a, b := nodeState(nodes[0]), nodeState(nodes[1])
-				now := time.Now()
-				if st := a + "/" + b; st != last {
-					last = st
-					timeline = append(timeline, fmt.Sprintf("+%s %s=%s %s=%s", now.Sub(failoverStart).Round(10*time.Millisecond), nodes[0].name, a, nodes[1].name, b))
+		var (
+			completed, next atomic.Int64
+			failoverOnce    sync.Once
+			failoverStart   time.Time
+			promotedAt      time.Time
+			failoverOut     []byte
+			failoverErr     error
+			failoverTook    time.Duration
+			failoverDone    = make(chan struct{})
+			traceDone       = make(chan struct{})
+			timeline        []string
+		)
+		startFailover := func() {
+			failoverStart = time.Now()
+			go func() {
+				defer close(failoverDone)
+				cmd := exec.Command("../scripts/failover.sh", "failover", cluster)
+				if mode == "kill" {
+					cmd = exec.Command("../scripts/failover.sh", "kill", cluster, primary.name)
 				}
-				if promotedAt.IsZero() && map[string]string{nodes[0].name: a, nodes[1].name: b}[standby.name] == "primary" {
-					promotedAt = now
+				failoverOut, failoverErr = cmd.CombinedOutput()
+				failoverTook = time.Since(failoverStart)
+			}()
+			// The promotion (the standby answers as a writable primary), and
+			// the nodes' states until the failover is over.
+			go func() {
+				defer close(traceDone)
+				last := ""
+				for time.Since(failoverStart) < 2*time.Minute {
+					a, b := nodeState(nodes[0]), nodeState(nodes[1])
+					now := time.Now()
+					if st := a + "/" + b; st != last {
+						last = st
+						timeline = append(timeline, fmt.Sprintf("+%s %s=%s %s=%s", now.Sub(failoverStart).Round(10*time.Millisecond), nodes[0].name, a, nodes[1].name, b))
+					}
+					if promotedAt.IsZero() && map[string]string{nodes[0].name: a, nodes[1].name: b}[standby.name] == "primary" {
+						promotedAt = now
+					}
+					select {
+					case <-failoverDone:
+						if !promotedAt.IsZero() {
+							return
+						}
+					default:
+					}
+					time.Sleep(50 * time.Millisecond)
 				}
-				select {
-				case <-failoverDone:
-					if !promotedAt.IsZero() {
+			}()
+		}
+		streamStart := time.Now()
+		var wg sync.WaitGroup
+		errs := make(chan error, failoverPurchases)
+		for range 8 {
+			wg.Go(func() {
+				for {
+					n := next.Add(1)
+					if n > failoverPurchases {
 						return
 					}
-				default:
+					if err := buy(n); err != nil {
+						errs <- err
+						return
+					}
+					if completed.Add(1) == failoverAfter {
+						failoverOnce.Do(startFailover)
+					}
 				}
-				time.Sleep(50 * time.Millisecond)
-			}
-		}()
-	}
-	streamStart := time.Now()
-	var wg sync.WaitGroup
-	errs := make(chan error, failoverPurchases)
-	for range 8 {
-		wg.Go(func() {
-			for {
-				n := next.Add(1)
-				if n > failoverPurchases {
-					return
-				}
-				if err := buy(n); err != nil {
-					errs <- err
-					return
-				}
-				if completed.Add(1) == failoverAfter {
-					failoverOnce.Do(startFailover)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Errorf("a buyer gave up: %v", err)
-	}
-	t.Logf("failed write attempts by answer: %v; the subscription received %d events", statuses, sub.count.Load())
-	<-failoverDone
-	<-traceDone
-	t.Logf("the nodes during the failover: %s", strings.Join(timeline, ", "))
-	require.NoError(t, failoverErr, "scripts/failover.sh failover: %s", failoverOut)
-	require.False(t, promotedAt.IsZero(), "the standby %s never answered as a primary", standby.name)
-	require.True(t, writable(standby), "the standby %s is not the primary after the failover", standby.name)
-	t.Logf("%d purchases completed in %s; failover started after %d; standby promoted %s after the failover started (pg_autoctl perform failover returned after %s)",
-		completed.Load(), time.Since(streamStart).Round(time.Millisecond), failoverAfter,
-		promotedAt.Sub(failoverStart).Round(time.Millisecond), failoverTook.Round(time.Millisecond))
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("a buyer gave up: %v", err)
+		}
+		t.Logf("failed write attempts by answer: %v; the subscription received %d events", statuses, sub.count.Load())
+		<-failoverDone
+		<-traceDone
+		t.Logf("the nodes during the failover: %s", strings.Join(timeline, ", "))
+		require.NoError(t, failoverErr, "scripts/failover.sh failover: %s", failoverOut)
+		require.False(t, promotedAt.IsZero(), "the standby %s never answered as a primary", standby.name)
+		require.True(t, writable(standby), "the standby %s is not the primary after the failover", standby.name)
+		t.Logf("%d purchases completed in %s; failover started after %d; standby promoted %s after the failover started (the %s command returned after %s)",
+			completed.Load(), time.Since(streamStart).Round(time.Millisecond), failoverAfter,
+			promotedAt.Sub(failoverStart).Round(time.Millisecond), mode, failoverTook.Round(time.Millisecond))
 
-	// Time to answer again: the first write after the last failed one (or,
-	// with no failure, the first write started after the promotion).
-	var lastFail, firstFail, answered time.Time
-	failedWrites := 0
-	writes.mu.Lock()
-	attempts := slices.Clone(writes.a)
-	writes.mu.Unlock()
-	slices.SortFunc(attempts, func(a, b writeAttempt) int { return a.end.Compare(b.end) })
-	for _, a := range attempts {
-		if !a.ok && a.start.After(failoverStart.Add(-time.Second)) {
-			failedWrites++
-			if firstFail.IsZero() {
-				firstFail = a.end
+		// Time to answer again: the first write after the last failed one (or,
+		// with no failure, the first write started after the promotion).
+		var lastFail, firstFail, answered time.Time
+		failedWrites := 0
+		writes.mu.Lock()
+		attempts := slices.Clone(writes.a)
+		writes.mu.Unlock()
+		slices.SortFunc(attempts, func(a, b writeAttempt) int { return a.end.Compare(b.end) })
+		for _, a := range attempts {
+			if !a.ok && a.start.After(failoverStart.Add(-time.Second)) {
+				failedWrites++
+				if firstFail.IsZero() {
+					firstFail = a.end
+				}
+				lastFail = a.end
 			}
-			lastFail = a.end
 		}
-	}
-	after := promotedAt
-	if !lastFail.IsZero() && lastFail.After(after) {
-		after = lastFail
-	}
-	for _, a := range attempts {
-		if a.ok && a.start.After(after) {
-			answered = a.end
-			break
+		after := promotedAt
+		if !lastFail.IsZero() && lastFail.After(after) {
+			after = lastFail
 		}
-	}
-	// Writes by the second (from the failover's start) they ended in:
-	// successes/failures.
-	perSecond := map[int][2]int{}
-	lastSec := 0
-	for _, a := range attempts {
-		sec := int(a.end.Sub(failoverStart).Seconds())
-		if sec < -2 {
-			continue
+		for _, a := range attempts {
+			if a.ok && a.start.After(after) {
+				answered = a.end
+				break
+			}
 		}
-		c := perSecond[sec]
-		if a.ok {
-			c[0]++
-		} else {
-			c[1]++
+		// Writes by the second (from the failover's start) they ended in:
+		// successes/failures.
+		perSecond := map[int][2]int{}
+		lastSec := 0
+		for _, a := range attempts {
+			sec := int(a.end.Sub(failoverStart).Seconds())
+			if sec < -2 {
+				continue
+			}
+			c := perSecond[sec]
+			if a.ok {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			perSecond[sec] = c
+			lastSec = max(lastSec, sec)
 		}
-		perSecond[sec] = c
-		lastSec = max(lastSec, sec)
-	}
-	var secs []string
-	for sec := -2; sec <= lastSec; sec++ {
-		c := perSecond[sec]
-		secs = append(secs, fmt.Sprintf("%d:%d/%d", sec, c[0], c[1]))
-	}
-	t.Logf("writes ended per second from the failover's start (ok/failed): %s", strings.Join(secs, " "))
-	require.False(t, answered.IsZero(), "no write succeeded after the promotion")
-	t.Logf("writes answered again %s after the failover started, %s after the promotion; %d write attempts failed (%s between the first and the last): %v",
-		answered.Sub(failoverStart).Round(time.Millisecond), answered.Sub(promotedAt).Round(time.Millisecond),
-		failedWrites, lastFail.Sub(firstFail).Round(time.Millisecond), statuses)
-	require.Less(t, answered.Sub(promotedAt), failoverLimit, "the service must write again within %s of the promotion", failoverLimit)
+		var secs []string
+		for sec := -2; sec <= lastSec; sec++ {
+			c := perSecond[sec]
+			secs = append(secs, fmt.Sprintf("%d:%d/%d", sec, c[0], c[1]))
+		}
+		t.Logf("writes ended per second from the failover's start (ok/failed): %s", strings.Join(secs, " "))
+		require.False(t, answered.IsZero(), "no write succeeded after the promotion")
+		t.Logf("writes answered again %s after the failover started, %s after the promotion; %d write attempts failed (%s between the first and the last): %v",
+			answered.Sub(failoverStart).Round(time.Millisecond), answered.Sub(promotedAt).Round(time.Millisecond),
+			failedWrites, lastFail.Sub(firstFail).Round(time.Millisecond), statuses)
+		require.Less(t, answered.Sub(promotedAt), failoverLimit, "the service must write again within %s of the promotion", failoverLimit)
 
-	// Every LISTEN is back, on the new primary: the service's sessions
-	// there, started after the promotion, whose last statement is the
-	// LISTEN they wait on.
-	listening := map[string]int{}
-	require.Eventually(t, func() bool {
-		c, err := pgx.Connect(ctx, nodeURL(standby))
-		if err != nil {
-			return false
-		}
-		defer c.Close(context.Background())
-		rows, err := c.Query(ctx, `SELECT query FROM pg_stat_activity
-			WHERE application_name = $1 AND datname = $2 AND backend_start > $3 AND query ILIKE 'LISTEN %'`,
-			drillApp, dbName, promotedAt.Add(-time.Second))
-		if err != nil {
-			return false
-		}
-		clear(listening)
-		for rows.Next() {
-			var q string
-			if rows.Scan(&q) == nil {
-				listening[strings.Trim(strings.TrimSpace(q[len("LISTEN "):]), `"`)]++
-			}
-		}
-		rows.Close()
-		for _, ch := range listenChannels {
-			if listening[ch] == 0 {
+		// Every LISTEN is back, on the new primary: the service's sessions
+		// there, started after the promotion, whose last statement is the
+		// LISTEN they wait on.
+		listening := map[string]int{}
+		require.Eventually(t, func() bool {
+			c, err := pgx.Connect(ctx, nodeURL(standby))
+			if err != nil {
 				return false
 			}
-		}
-		return true
-	}, 15*time.Second, 250*time.Millisecond, "LISTEN sessions of the service on the new primary")
-	t.Logf("LISTEN sessions of the service on the new primary: %v", listening)
+			defer c.Close(context.Background())
+			rows, err := c.Query(ctx, `SELECT query FROM pg_stat_activity
+			WHERE application_name = $1 AND datname = $2 AND backend_start > $3 AND query ILIKE 'LISTEN %'`,
+				drillApp, dbName, promotedAt.Add(-time.Second))
+			if err != nil {
+				return false
+			}
+			clear(listening)
+			for rows.Next() {
+				var q string
+				if rows.Scan(&q) == nil {
+					listening[strings.Trim(strings.TrimSpace(q[len("LISTEN "):]), `"`)]++
+				}
+			}
+			rows.Close()
+			for _, ch := range listenChannels {
+				if listening[ch] == 0 {
+					return false
+				}
+			}
+			return true
+		}, 15*time.Second, 250*time.Millisecond, "LISTEN sessions of the service on the new primary")
+		t.Logf("LISTEN sessions of the service on the new primary: %v", listening)
 
-	// An event committed after the failover reaches the subscription on
-	// its notification: latencyProbes purchases one after another, each
-	// order.paid event timed from the payment's answer.
-	var lat []time.Duration
-	for i := range latencyProbes {
-		sub.drain()
-		require.NoError(t, buy(int64(failoverPurchases+1+i)))
-		paidAt := time.Now()
-		got := sub.waitType("ORDER_PAID", 5*time.Second)
-		if got.IsZero() {
-			var n, last int64
-			_ = pool.QueryRow(ctx, `SELECT count(*), coalesce(max(seq), 0) FROM events WHERE listing_id = $1`, l.ID).Scan(&n, &last)
-			t.Fatalf("probe %d: no order.paid event on the subscription within 5 s (subscription: %v; %d events received, resumed %d times; the log holds %d events, last seq %d)",
-				i, sub.err(), sub.count.Load(), sub.resumes.Load(), n, last)
+		// An event committed after the failover reaches the subscription on
+		// its notification: latencyProbes purchases one after another, each
+		// order.paid event timed from the payment's answer.
+		var lat []time.Duration
+		for i := range latencyProbes {
+			sub.drain()
+			require.NoError(t, buy(int64(failoverPurchases+1+i)))
+			paidAt := time.Now()
+			got := sub.waitType("ORDER_PAID", 5*time.Second)
+			if got.IsZero() {
+				var n, last int64
+				_ = pool.QueryRow(ctx, `SELECT count(*), coalesce(max(seq), 0) FROM events WHERE listing_id = $1`, l.ID).Scan(&n, &last)
+				t.Fatalf("probe %d: no order.paid event on the subscription within 5 s (subscription: %v; %d events received, resumed %d times; the log holds %d events, last seq %d)",
+					i, sub.err(), sub.count.Load(), sub.resumes.Load(), n, last)
+			}
+			lat = append(lat, max(0, got.Sub(paidAt)))
+			time.Sleep(time.Duration(50+37*i%150) * time.Millisecond)
 		}
-		lat = append(lat, max(0, got.Sub(paidAt)))
-		time.Sleep(time.Duration(50+37*i%150) * time.Millisecond)
-	}
-	slices.Sort(lat)
-	within := 0
-	for _, x := range lat {
-		if x <= notifiedWithin {
-			within++
+		slices.Sort(lat)
+		within := 0
+		for _, x := range lat {
+			if x <= notifiedWithin {
+				within++
+			}
 		}
-	}
-	t.Logf("subscription after the failover: order.paid seen %v after the payment's answer (median %s; %d of %d within %s); the subscription was resumed %d times",
-		roundAll(lat), lat[len(lat)/2].Round(time.Millisecond), within, len(lat), notifiedWithin, sub.resumes.Load())
-	require.GreaterOrEqual(t, within, latencyQuorum, "events after the failover must reach the subscription on their notification, not the poll")
+		t.Logf("subscription after the failover: order.paid seen %v after the payment's answer (median %s; %d of %d within %s); the subscription was resumed %d times",
+			roundAll(lat), lat[len(lat)/2].Round(time.Millisecond), within, len(lat), notifiedWithin, sub.resumes.Load())
+		require.GreaterOrEqual(t, within, latencyQuorum, "events after the failover must reach the subscription on their notification, not the poll")
 
-	// No paid order lost or doubled: each completed checkout is exactly one
-	// paid order, and there are no other orders.
-	salesMu.Lock()
-	done := slices.Clone(sales)
-	salesMu.Unlock()
-	lost, doubled := 0, 0
-	for _, s := range done {
-		var paid int
-		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM orders WHERE listing_id = $1 AND buyer_email = $2 AND paid_at IS NOT NULL`,
-			l.ID, s.email).Scan(&paid))
-		switch {
-		case paid == 0:
-			lost++
-			t.Errorf("buyer %s completed checkout %s, but no paid order is left", s.email, s.orderID)
-		case paid > 1:
-			doubled++
-			t.Errorf("buyer %s has %d paid orders", s.email, paid)
+		// No paid order lost or doubled: each completed checkout is exactly one
+		// paid order, and there are no other orders.
+		salesMu.Lock()
+		done := slices.Clone(sales)
+		salesMu.Unlock()
+		lost, doubled := 0, 0
+		for _, s := range done {
+			var paid int
+			require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM orders WHERE listing_id = $1 AND buyer_email = $2 AND paid_at IS NOT NULL`,
+				l.ID, s.email).Scan(&paid))
+			switch {
+			case paid == 0:
+				lost++
+				t.Errorf("buyer %s completed checkout %s, but no paid order is left", s.email, s.orderID)
+			case paid > 1:
+				doubled++
+				t.Errorf("buyer %s has %d paid orders", s.email, paid)
+			}
 		}
-	}
-	var ordersAll, paidAll int
-	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE paid_at IS NOT NULL) FROM orders WHERE listing_id = $1`,
-		l.ID).Scan(&ordersAll, &paidAll))
-	t.Logf("%d checkouts completed: %d paid orders, %d orders in all; lost %d, doubled %d", len(done), paidAll, ordersAll, lost, doubled)
-	require.Equal(t, len(done), paidAll, "paid orders")
-	require.Equal(t, len(done), ordersAll, "orders (a retried checkout must replay, not create another)")
+		// A checkout whose commit reached the standby while its answer was
+		// lost with the old primary (the request failed, its key was
+		// released, the retry made another) leaves a pending order nobody
+		// pays: it expires like any abandoned checkout.
+		var ordersAll, paidAll, pending int
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE paid_at IS NOT NULL),
+				count(*) FILTER (WHERE status = 'pending' AND paid_at IS NULL)
+			FROM orders WHERE listing_id = $1`, l.ID).Scan(&ordersAll, &paidAll, &pending))
+		t.Logf("%d checkouts completed: %d paid orders; lost %d, doubled %d; %d orders left pending by a checkout whose answer was lost",
+			len(done), paidAll, lost, doubled, pending)
+		require.Equal(t, len(done), paidAll, "paid orders")
+		require.Equal(t, ordersAll, paidAll+pending, "orders neither paid nor pending")
 
-	// Every webhook event and every download email out, once.
-	var mailProblem, hookProblem string
-	var orders, events int
-	drainStart := time.Now()
-	for {
-		mailProblem, hookProblem, orders, events = check(ctx, t, pool, l.ID, endpoints, rc, sink)
-		if mailProblem == "" && hookProblem == "" {
-			break
+		// Every webhook event and every download email out, once.
+		var mailProblem, hookProblem string
+		var orders, events int
+		drainStart := time.Now()
+		for {
+			mailProblem, hookProblem, orders, events = check(ctx, t, pool, l.ID, endpoints, rc, sink)
+			if mailProblem == "" && hookProblem == "" {
+				break
+			}
+			if time.Since(drainStart) > failoverDrain {
+				logJobs(ctx, t, pool)
+				t.Fatalf("%s after the stream: %s %s", failoverDrain, mailProblem, hookProblem)
+			}
+			time.Sleep(250 * time.Millisecond)
 		}
-		if time.Since(drainStart) > failoverDrain {
-			logJobs(ctx, t, pool)
-			t.Fatalf("%s after the stream: %s %s", failoverDrain, mailProblem, hookProblem)
-		}
-		time.Sleep(250 * time.Millisecond)
+		_, resent := mailbox(t, sink, "Your download")
+		t.Logf("all out %s after the stream: %d paid orders, %d events × %d endpoints delivered, %d download emails (one Message-ID each); %d webhook posts repeated, %d messages handed to SMTP again",
+			time.Since(drainStart).Round(time.Millisecond), orders, events, len(endpoints), orders, rc.duplicates(), resent)
+		require.Zero(t, rc.duplicates(), "webhook posts repeated")
+		require.Zero(t, resent, "emails handed to SMTP again")
+		require.NoError(t, sub.err(), "the subscription")
+		t.Logf("FIGURES (%s): promoted %s after the failover started; writes answered again %s after the start, %s after the promotion; orders lost %d, doubled %d; webhooks %d posted once each (%d repeats); emails %d sent once each (%d repeats); subscription median %s", mode,
+			promotedAt.Sub(failoverStart).Round(time.Millisecond), answered.Sub(failoverStart).Round(time.Millisecond),
+			answered.Sub(promotedAt).Round(time.Millisecond), lost, doubled, events*len(endpoints), rc.duplicates(), orders, resent,
+			lat[len(lat)/2].Round(time.Millisecond))
 	}
-	_, resent := mailbox(t, sink, "Your download")
-	t.Logf("all out %s after the stream: %d paid orders, %d events × %d endpoints delivered, %d download emails (one Message-ID each); %d webhook posts repeated, %d messages handed to SMTP again",
-		time.Since(drainStart).Round(time.Millisecond), orders, events, len(endpoints), orders, rc.duplicates(), resent)
-	require.Zero(t, rc.duplicates(), "webhook posts repeated")
-	require.Zero(t, resent, "emails handed to SMTP again")
-	require.NoError(t, sub.err(), "the subscription")
-	t.Logf("FIGURES: promoted %s after the failover started; writes answered again %s after the start, %s after the promotion; orders lost %d, doubled %d; webhooks %d posted once each (%d repeats); emails %d sent once each (%d repeats); subscription median %s",
-		promotedAt.Sub(failoverStart).Round(time.Millisecond), answered.Sub(failoverStart).Round(time.Millisecond),
-		answered.Sub(promotedAt).Round(time.Millisecond), lost, doubled, events*len(endpoints), rc.duplicates(), orders, resent,
-		lat[len(lat)/2].Round(time.Millisecond))
+
+	runPhase("switchover", primary, standby)
+	// The old primary follows the new one as its synchronous standby
+	// again; then the new primary is killed.
+	primary, standby = standby, primary
+	waitPair(t, cluster)
+	require.NoError(t, pgxQueryRow(ctx, nodeURL(primary), "SHOW synchronous_standby_names", &syncNames))
+	require.NotEmpty(t, syncNames, "the new primary must replicate synchronously before the kill")
+	t.Logf("%s is primary, %s its synchronous standby again (synchronous_standby_names = %q)", primary.name, standby.name, syncNames)
+	runPhase("kill", primary, standby)
+}
+
+// waitPair waits (at most a minute) until the monitor reports one node
+// primary and the other secondary.
+func waitPair(t *testing.T, cluster string) {
+	t.Helper()
+	pm, err := os.ReadFile(filepath.Join(cluster, "monitor.port"))
+	require.NoError(t, err)
+	monitor := "postgres://autoctl_node@127.0.0.1:" + strings.TrimSpace(string(pm)) + "/pg_auto_failover?sslmode=disable"
+	var states string
+	var err2 error
+	require.Eventually(t, func() bool {
+		err2 = pgxQueryRow(context.Background(), monitor,
+			`SELECT string_agg(current_group_state::text, '/' ORDER BY current_group_state::text) FROM pgautofailover.current_state('default')`, &states)
+		return err2 == nil && states == "primary/secondary"
+	}, time.Minute, 250*time.Millisecond, "the monitor's states: %s (%v)", states, err2)
 }
 
 func roundAll(ds []time.Duration) []string {

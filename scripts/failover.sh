@@ -17,7 +17,15 @@
 #   scripts/failover.sh failover DIR   fail the primary of the cluster in DIR over to the
 #                                      standby (pg_autoctl perform failover) and wait until
 #                                      the standby is primary
+#   scripts/failover.sh kill DIR NODE  kill -9 every process of data node NODE (node1, node2):
+#                                      its keeper, its postmaster and backends, as a machine
+#                                      lost would; the monitor then promotes the other node
 #   scripts/failover.sh state DIR      the monitor's view of the nodes
+#
+# The monitor checks the nodes every second and gives up on one after 5 s
+# without a report (pg_auto_failover's defaults, 5 s and 20 s, suit a
+# network; this is one machine), so that the drill's kill fails over
+# within seconds.
 #
 # pg_autoctl comes from Debian's postgresql-15-auto-failover, installed with
 # apt when it is missing. Progress and errors go to stderr.
@@ -135,6 +143,17 @@ cmd_start() {
     { tail -n 20 "$dir/monitor.log" >&2; die "pg_autoctl create monitor failed"; }
   echo "$pm" >"$dir/monitor.port"
   run_keeper "$dir" monitor
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pm" -U postgres -d pg_auto_failover \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_period = 1000" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_timeout = 2000" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_max_retries = 1" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 1000" \
+    -c "ALTER SYSTEM SET pgautofailover.node_considered_unhealthy_timeout = 5000" \
+    -c "SELECT pg_reload_conf()" >/dev/null 2>&1; do
+    [ "$SECONDS" -lt "$deadline" ] || { tail -n 20 "$dir/monitor.log" >&2; die "the monitor did not answer"; }
+    sleep 0.5
+  done
   local monitor="postgres://autoctl_node@127.0.0.1:$pm/pg_auto_failover?sslmode=disable"
 
   local i port
@@ -194,6 +213,25 @@ cmd_failover() {
   wait_pair "$dir" 60
 }
 
+# descendants PID: PID's descendant processes, deepest last.
+descendants() {
+  local child
+  for child in $(ps -o pid= --ppid "$1"); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+cmd_kill() {
+  local dir=$1 name=$2 pids
+  [ -f "$dir/$name.pid" ] || die "no keeper for $name in $dir"
+  pids=$(descendants "$(cat "$dir/$name.pid")")
+  [ -n "$pids" ] || die "$name has no processes"
+  # shellcheck disable=SC2086 # one pid a word
+  kill -9 $pids 2>/dev/null || true
+  log "killed $name (kill -9 of $(echo $pids | wc -w) processes)"
+}
+
 TEST_DIR=""
 cleanup_test() {
   if [ -n "$TEST_DIR" ]; then
@@ -232,12 +270,16 @@ case "${1:-}" in
     [ $# = 2 ] || die "usage: failover.sh failover DIR"
     cmd_failover "$2"
     ;;
+  kill)
+    [ $# = 3 ] || die "usage: failover.sh kill DIR NODE"
+    cmd_kill "$2" "$3"
+    ;;
   state)
     [ $# = 2 ] || die "usage: failover.sh state DIR"
     autoctl "$2" show state --pgdata "$2/monitor"
     ;;
   *)
-    echo "usage: $0 test -- CMD… | failover DIR | state DIR" >&2
+    echo "usage: $0 test -- CMD… | failover DIR | kill DIR NODE | state DIR" >&2
     exit 2
     ;;
 esac
