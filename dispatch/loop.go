@@ -47,6 +47,10 @@ type Loop[T, O any] struct {
 	full    bool      // the last claim took as many as it asked for
 	retryAt time.Time // the earliest retry this loop scheduled
 	claim   bool      // a claim is wanted (woken, or room came back)
+	// behind: the writer is trying a failed write again. The loop claims
+	// nothing meanwhile: once the database is back, the outcomes are
+	// written before their items' expired claims could be taken again.
+	behind bool
 
 	stop     context.CancelFunc // ends the loop
 	cancel   context.CancelFunc // cancels the attempts under way
@@ -123,8 +127,10 @@ func (l *Loop[T, O]) run(ctx, actx context.Context) {
 	defer timer.Stop()
 	for {
 		l.mu.Lock()
-		do := l.claim
-		l.claim = false
+		do := l.claim && !l.behind
+		if do {
+			l.claim = false
+		}
 		l.mu.Unlock()
 		if do {
 			l.claimAndSend(ctx, actx)
@@ -240,8 +246,18 @@ func (l *Loop[T, O]) write() {
 			if err == nil || time.Now().Add(pause).After(deadline) {
 				break
 			}
+			l.mu.Lock()
+			l.behind = true
+			l.mu.Unlock()
 			time.Sleep(pause)
 		}
+		l.mu.Lock()
+		if l.behind {
+			l.behind = false
+			l.claim = true
+		}
+		l.mu.Unlock()
+		l.signal()
 		if err != nil {
 			l.Log.Error(l.RecordFailed, "attempts", len(batch), "error", err)
 			continue
