@@ -40,7 +40,11 @@ import (
 )
 
 const (
+	// failoverPurchases is the least a phase's stream makes; it goes on
+	// until writes have gone through for 2 s after the promotion (at most
+	// maxPurchases).
 	failoverPurchases = 160
+	maxPurchases      = 2000
 	failoverAfter     = 60 // completed purchases before the failover
 	// failoverLimit is how soon after the promotion a write must succeed.
 	failoverLimit = 30 * time.Second
@@ -299,6 +303,7 @@ func TestFailover(t *testing.T) {
 			failoverOnce    sync.Once
 			failoverStart   time.Time
 			promotedAt      time.Time
+			promotedNs      atomic.Int64 // promotedAt, for the buyers
 			failoverOut     []byte
 			failoverErr     error
 			failoverTook    time.Duration
@@ -331,6 +336,7 @@ func TestFailover(t *testing.T) {
 					}
 					if promotedAt.IsZero() && map[string]string{nodes[0].name: a, nodes[1].name: b}[standby.name] == "primary" {
 						promotedAt = now
+						promotedNs.Store(now.UnixNano())
 					}
 					select {
 					case <-failoverDone:
@@ -345,14 +351,19 @@ func TestFailover(t *testing.T) {
 		}
 		streamStart := time.Now()
 		var wg sync.WaitGroup
-		errs := make(chan error, failoverPurchases)
+		errs := make(chan error, 8)
 		for range 8 {
 			wg.Go(func() {
 				for {
-					n := next.Add(1)
-					if n > failoverPurchases {
-						return
+					// At least failoverPurchases, and on until the
+					// service has taken writes for 2 s after the promotion.
+					if completed.Load() >= failoverPurchases {
+						p := promotedNs.Load()
+						if (p != 0 && time.Since(time.Unix(0, p)) > 2*time.Second) || next.Load() >= maxPurchases {
+							return
+						}
 					}
+					n := next.Add(1)
 					if err := buy(n); err != nil {
 						errs <- err
 						return
