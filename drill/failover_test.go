@@ -1,10 +1,11 @@
 package drill_test
 
 // The failover drill (`make drill-failover`): PostgreSQL's primary failed
-// over to its synchronous standby by pg_auto_failover (`pg_autoctl perform
-// failover`, scripts/failover.sh) in the middle of a purchase stream, with
-// `commerce serve` connected through a multi-host DATABASE_URL
-// (target_session_attrs=read-write). It checks that the service writes
+// over to its synchronous standby by pg_auto_failover (scripts/failover.sh)
+// in the middle of a purchase stream, twice: `pg_autoctl perform failover`,
+// then kill -9 of the new primary's keeper and PostgreSQL. `commerce serve`
+// runs all along on a multi-host DATABASE_URL
+// (target_session_attrs=read-write). Each time it checks that the service writes
 // again within failoverLimit of the promotion, that every LISTEN is back on
 // the new primary (an event committed after the failover reaches a GraphQL
 // subscription on its notification, not the listener-down poll), that

@@ -13,7 +13,8 @@
 #                                        postgres://postgres@127.0.0.1:P1,127.0.0.1:P2/commerce
 #                                          ?sslmode=disable&target_session_attrs=read-write
 #                                      and COMMERCE_FAILOVER_DIR to the cluster's directory,
-#                                      stop and remove everything, exit with CMD's status
+#                                      stop and remove everything (COMMERCE_FAILOVER_KEEP=1
+#                                      keeps the directory and its logs), exit with CMD's status
 #   scripts/failover.sh failover DIR   fail the primary of the cluster in DIR over to the
 #                                      standby (pg_autoctl perform failover) and wait until
 #                                      the standby is primary
