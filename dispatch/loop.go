@@ -211,11 +211,12 @@ func (l *Loop[T, O]) finished(item *T) {
 	}
 }
 
-// writeRetryFor is how long the writer tries a batch of outcomes again
-// (the service is to answer within 30 s of a failover's promotion). A write
+// writeRetryFor is how long the writer tries a batch of outcomes again:
+// longer than a failover takes (pg_auto_failover gives a lost primary 30 s
+// to demote itself before the standby takes writes). A write
 // after the items' claims expired does no harm: each Record ignores an
 // outcome whose item was claimed again meanwhile.
-const writeRetryFor = 30 * time.Second
+const writeRetryFor = time.Minute
 
 // write records outcomes in batches until results is closed: whatever
 // arrived while the previous batch was written goes in the next.

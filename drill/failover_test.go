@@ -442,11 +442,17 @@ func TestFailover(t *testing.T) {
 			secs = append(secs, fmt.Sprintf("%d:%d/%d", sec, c[0], c[1]))
 		}
 		t.Logf("writes ended per second from the failover's start (ok/failed): %s", strings.Join(secs, " "))
-		require.False(t, answered.IsZero(), "no write succeeded after the promotion")
+		if answered.IsZero() {
+			// Still check what was lost before failing.
+			t.Errorf("no write succeeded after the promotion")
+			answered = time.Now()
+		}
 		t.Logf("writes answered again %s after the failover started, %s after the promotion; %d write attempts failed (%s between the first and the last): %v",
 			answered.Sub(failoverStart).Round(time.Millisecond), answered.Sub(promotedAt).Round(time.Millisecond),
 			failedWrites, lastFail.Sub(firstFail).Round(time.Millisecond), statuses)
-		require.Less(t, answered.Sub(promotedAt), failoverLimit, "the service must write again within %s of the promotion", failoverLimit)
+		if answered.Sub(promotedAt) >= failoverLimit {
+			t.Errorf("the service must write again within %s of the promotion", failoverLimit)
+		}
 
 		// Every LISTEN is back, on the new primary: the service's sessions
 		// there, started after the promotion, whose last statement is the
