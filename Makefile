@@ -148,3 +148,7 @@ services-stop: ## Stop the development PostgreSQL and Redis
 .PHONY: clean
 clean: ## Remove build output (bin/; .data/ stays)
 	rm -rf bin
+
+.PHONY: drill-failover
+drill-failover: ## Failover drill: pg_auto_failover (monitor + two nodes, synchronous) fails the primary over during a purchase stream; writes again within 30 s of the promotion, every LISTEN back, no paid order lost or doubled, webhooks and emails once
+	scripts/failover.sh test -- scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestFailover$$' -v ./drill/

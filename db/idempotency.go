@@ -39,16 +39,18 @@ type StoredResponse struct {
 	Body    []byte
 }
 
-// ClaimIdempotencyKey claims (scope, key) for a request with fingerprint fp.
-// An expired record, or a stale claim of the same request, is taken over.
-func (d *DB) ClaimIdempotencyKey(ctx context.Context, scope, key string, fp []byte) (IdempotencyState, *StoredResponse, error) {
+// ClaimIdempotencyKey claims (scope, key) for a request with fingerprint fp,
+// the claim stamped with at (its locked_at, to the microsecond: what
+// ReleaseIdempotencyKey names it by). An expired record, or a stale claim
+// of the same request, is taken over.
+func (d *DB) ClaimIdempotencyKey(ctx context.Context, scope, key string, fp []byte, at time.Time) (IdempotencyState, *StoredResponse, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		var claimed bool
 		err := d.Pool.QueryRow(ctx, `
 INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at, owner)
-VALUES ($1, $2, $3, now(), now() + make_interval(secs => $4), NULLIF($6, ''))
+VALUES ($1, $2, $3, $8, now() + make_interval(secs => $4), NULLIF($6, ''))
 ON CONFLICT (scope, key) DO UPDATE
-   SET fingerprint = EXCLUDED.fingerprint, locked_at = now(), expires_at = EXCLUDED.expires_at,
+   SET fingerprint = EXCLUDED.fingerprint, locked_at = EXCLUDED.locked_at, expires_at = EXCLUDED.expires_at,
        status_code = NULL, headers = NULL, body = NULL, created_at = now(), owner = EXCLUDED.owner
  WHERE idempotency_keys.expires_at < now()
     OR (idempotency_keys.status_code IS NULL AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
@@ -57,7 +59,8 @@ ON CONFLICT (scope, key) DO UPDATE
              OR (idempotency_keys.owner IS NOT NULL AND NOT EXISTS (
                    SELECT 1 FROM service_processes p
                     WHERE p.id = idempotency_keys.owner AND p.seen_at > now() - make_interval(secs => $7)))))
-RETURNING true`, scope, key, fp, IdempotencyTTL.Seconds(), idempotencyStale.Seconds(), d.owner(), ProcessGone.Seconds()).Scan(&claimed)
+RETURNING true`, scope, key, fp, IdempotencyTTL.Seconds(), idempotencyStale.Seconds(), d.owner(), ProcessGone.Seconds(),
+			at.Truncate(time.Microsecond)).Scan(&claimed)
 		if err == nil {
 			return IdemClaimed, nil, nil
 		}
@@ -106,9 +109,13 @@ func (d *DB) FinishIdempotencyKey(ctx context.Context, scope, key string, resp S
 	return err
 }
 
-// ReleaseIdempotencyKey forgets a claimed key so the client may retry (after a 5xx).
-func (d *DB) ReleaseIdempotencyKey(ctx context.Context, scope, key string) error {
-	_, err := d.Pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status_code IS NULL`, scope, key)
+// ReleaseIdempotencyKey forgets the claim of a key stamped at (see
+// ClaimIdempotencyKey) so the client may retry (after a 5xx). Another
+// request's claim of the key is left alone, so a claim whose outcome is
+// unknown (its answer was lost) can be released safely.
+func (d *DB) ReleaseIdempotencyKey(ctx context.Context, scope, key string, at time.Time) error {
+	_, err := d.Pool.Exec(ctx, `DELETE FROM idempotency_keys
+		WHERE scope = $1 AND key = $2 AND status_code IS NULL AND locked_at = $3`, scope, key, at.Truncate(time.Microsecond))
 	return err
 }
 

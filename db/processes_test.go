@@ -38,21 +38,21 @@ func TestIdempotencyClaimOfADeadProcessIsTakenOver(t *testing.T) {
 	second, _ := beating(t)
 	scope, key, fp := "acct_"+testkit.Unique(), "k-"+testkit.Unique(), []byte("fingerprint")
 
-	st, _, err := first.ClaimIdempotencyKey(ctx, scope, key, fp)
+	st, _, err := first.ClaimIdempotencyKey(ctx, scope, key, fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemClaimed, st)
 
-	st, _, err = second.ClaimIdempotencyKey(ctx, scope, key, fp)
+	st, _, err = second.ClaimIdempotencyKey(ctx, scope, key, fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemInFlight, st, "its process is alive: the request may still finish")
 
 	stopFirst() // a clean stop deletes the row; a kill -9 leaves it to go stale
-	st, _, err = second.ClaimIdempotencyKey(ctx, scope, key, fp)
+	st, _, err = second.ClaimIdempotencyKey(ctx, scope, key, fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemClaimed, st, "its process is gone: the retry takes the key over")
 
 	// A different request with the key is still a mismatch.
-	st, _, err = first.ClaimIdempotencyKey(ctx, scope, key, []byte("another"))
+	st, _, err = first.ClaimIdempotencyKey(ctx, scope, key, []byte("another"), time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemMismatch, st)
 }
@@ -71,7 +71,7 @@ func TestIdempotencyClaimOwnerStaleOrUnknown(t *testing.T) {
 	_, err = d.Pool.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at, owner)
 		VALUES ($1, 'a', $2, now(), now() + interval '1 day', 'dead-'||$1)`, scope, fp)
 	require.NoError(t, err)
-	st, _, err := d.ClaimIdempotencyKey(ctx, scope, "a", fp)
+	st, _, err := d.ClaimIdempotencyKey(ctx, scope, "a", fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemClaimed, st)
 
@@ -81,7 +81,7 @@ func TestIdempotencyClaimOwnerStaleOrUnknown(t *testing.T) {
 	_, err = d.Pool.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at, owner)
 		VALUES ($1, 'b', $2, now(), now() + interval '1 day', 'busy-'||$1)`, scope, fp)
 	require.NoError(t, err)
-	st, _, err = d.ClaimIdempotencyKey(ctx, scope, "b", fp)
+	st, _, err = d.ClaimIdempotencyKey(ctx, scope, "b", fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemInFlight, st)
 
@@ -89,7 +89,7 @@ func TestIdempotencyClaimOwnerStaleOrUnknown(t *testing.T) {
 	_, err = d.Pool.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, fingerprint, locked_at, expires_at)
 		VALUES ($1, 'c', $2, now() - interval '1 minute', now() + interval '1 day')`, scope, fp)
 	require.NoError(t, err)
-	st, _, err = d.ClaimIdempotencyKey(ctx, scope, "c", fp)
+	st, _, err = d.ClaimIdempotencyKey(ctx, scope, "c", fp, time.Now())
 	require.NoError(t, err)
 	require.Equal(t, db.IdemInFlight, st)
 }

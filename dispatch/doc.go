@@ -21,6 +21,7 @@
 //     other processes left to expire.
 //   - One writer records the outcomes: whatever arrived while the previous
 //     batch was written goes in the next (at most 4 × Batch). A write is
-//     tried three times, each within WriteTimeout; a batch that cannot be
-//     written is logged and dropped, its claims left to expire.
+//     tried again with backoff for a minute (a database failover), each try
+//     within WriteTimeout; a batch that cannot be written is logged and
+//     dropped, its claims left to expire.
 package dispatch

@@ -47,6 +47,10 @@ type Loop[T, O any] struct {
 	full    bool      // the last claim took as many as it asked for
 	retryAt time.Time // the earliest retry this loop scheduled
 	claim   bool      // a claim is wanted (woken, or room came back)
+	// behind: the writer is trying a failed write again. The loop claims
+	// nothing meanwhile: once the database is back, the outcomes are
+	// written before their items' expired claims could be taken again.
+	behind bool
 
 	stop     context.CancelFunc // ends the loop
 	cancel   context.CancelFunc // cancels the attempts under way
@@ -123,8 +127,10 @@ func (l *Loop[T, O]) run(ctx, actx context.Context) {
 	defer timer.Stop()
 	for {
 		l.mu.Lock()
-		do := l.claim
-		l.claim = false
+		do := l.claim && !l.behind
+		if do {
+			l.claim = false
+		}
 		l.mu.Unlock()
 		if do {
 			l.claimAndSend(ctx, actx)
@@ -205,6 +211,13 @@ func (l *Loop[T, O]) finished(item *T) {
 	}
 }
 
+// writeRetryFor is how long the writer tries a batch of outcomes again:
+// longer than a failover takes (pg_auto_failover gives a lost primary 30 s
+// to demote itself before the standby takes writes). A write
+// after the items' claims expired does no harm: each Record ignores an
+// outcome whose item was claimed again meanwhile.
+const writeRetryFor = time.Minute
+
 // write records outcomes in batches until results is closed: whatever
 // arrived while the previous batch was written goes in the next.
 func (l *Loop[T, O]) write() {
@@ -222,16 +235,30 @@ func (l *Loop[T, O]) write() {
 				break more
 			}
 		}
+		// A failing write is tried again, with backoff, for writeRetryFor:
+		// long enough to outlast a database failover, so that what went out
+		// is recorded rather than claimed again and sent twice.
 		var err error
-		for try := range 3 {
+		deadline := time.Now().Add(writeRetryFor)
+		for pause := 100 * time.Millisecond; ; pause = min(2*pause, time.Second) {
 			ctx, cancel := context.WithTimeout(context.Background(), l.WriteTimeout)
 			err = l.Record(ctx, batch)
 			cancel()
-			if err == nil {
+			if err == nil || time.Now().Add(pause).After(deadline) {
 				break
 			}
-			time.Sleep(time.Duration(try+1) * 100 * time.Millisecond)
+			l.mu.Lock()
+			l.behind = true
+			l.mu.Unlock()
+			time.Sleep(pause)
 		}
+		l.mu.Lock()
+		if l.behind {
+			l.behind = false
+			l.claim = true
+		}
+		l.mu.Unlock()
+		l.signal()
 		if err != nil {
 			l.Log.Error(l.RecordFailed, "attempts", len(batch), "error", err)
 			continue

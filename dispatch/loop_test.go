@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"testing"
@@ -22,6 +23,9 @@ type queue struct {
 	recorded []outcome
 	inFlight int // attempts under way
 	peak     int // the most attempts under way at once
+	// downUntil makes Record fail until then (the database failing over).
+	downUntil time.Time
+	failed    int // Record calls that failed
 }
 
 type outcome struct {
@@ -71,6 +75,10 @@ func (q *queue) loop(t *testing.T, maxInFlight int, send func(item int) outcome)
 		Record: func(_ context.Context, batch []outcome) error {
 			q.mu.Lock()
 			defer q.mu.Unlock()
+			if time.Now().Before(q.downUntil) {
+				q.failed++
+				return errors.New("the database is failing over")
+			}
 			for _, o := range batch {
 				q.recorded = append(q.recorded, o)
 				delete(q.claimed, o.item)
@@ -128,4 +136,32 @@ func TestLoopWakesForTheEarliestRetry(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	require.Equal(t, 2, tries)
+}
+
+// An outcome whose write fails while the database fails over (a few
+// seconds) is written once it is back: dropped, its item would wait for
+// its claim to expire and be sent again.
+func TestLoopWritesOutcomesAcrossAFailover(t *testing.T) {
+	t.Parallel()
+	q := newQueue(20)
+	q.downUntil = time.Now().Add(3 * time.Second)
+	var mu sync.Mutex
+	sent := map[int]int{}
+	q.loop(t, 8, func(item int) outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		sent[item]++
+		return outcome{item: item}
+	})
+
+	require.Eventually(t, func() bool { return q.left() == 0 }, 10*time.Second, 10*time.Millisecond)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	require.Len(t, q.recorded, 20)
+	require.Positive(t, q.failed)
+	mu.Lock()
+	defer mu.Unlock()
+	for item, n := range sent {
+		require.Equal(t, 1, n, "item %d sent", item)
+	}
 }

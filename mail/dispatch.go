@@ -71,7 +71,7 @@ func (w *Dispatcher) Start(ctx context.Context) {
 			return claim(ctx, w.DB.Pool, limit, nil, nil, w.Sender.idDomain)
 		},
 		Send: w.send,
-		// A write is tried three times (a sent outcome is recorded even
+		// A write is tried again for a minute (a sent outcome is recorded even
 		// after its claim expired, see recordQuery); an outcome that
 		// cannot be written leaves its claim to expire, and the message is
 		// sent again, as the same message.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -918,8 +919,14 @@ func (r *Resolver) sandboxOrder(ctx context.Context, sessionID string) (*db.Orde
 		return nil, problem.NotFoundf("No sandbox checkout %q.", sessionID)
 	}
 	o := new(db.Order)
-	if err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("checkout_session_id = ?", sessionID).Scan(ctx); err != nil {
+	err := r.DB.NewSelect().Model(o).Where("id = ?", orderID).Where("checkout_session_id = ?", sessionID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, problem.NotFoundf("No sandbox checkout %q.", sessionID)
+	}
+	if err != nil {
+		// The database failing (a failover) is not a missing checkout:
+		// the buyer is told to try again, not that it does not exist.
+		return nil, fmt.Errorf("read the sandbox checkout: %w", err)
 	}
 	return o, nil
 }

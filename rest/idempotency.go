@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"time"
 
 	"commerce/db"
 	"commerce/problem"
@@ -62,8 +63,13 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		}
 		fp := h.Sum(nil)
 
-		state, stored, err := a.DB.ClaimIdempotencyKey(r.Context(), scope, key, fp)
+		claim := time.Now()
+		state, stored, err := a.DB.ClaimIdempotencyKey(r.Context(), scope, key, fp, claim)
 		if err != nil {
+			// The claim may have committed with its answer lost (the
+			// database failed over under it): released, the client's
+			// retry is not refused as in progress until it goes stale.
+			a.releaseIdempotencyKey(context.WithoutCancel(r.Context()), scope, key, claim)
 			a.Problems.Write(w, r, err)
 			return
 		}
@@ -91,9 +97,7 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		defer func() {
 			ctx := context.WithoutCancel(r.Context())
 			if !finished || rec.status >= 500 {
-				if err := a.DB.ReleaseIdempotencyKey(ctx, scope, key); err != nil {
-					a.Problems.Log.ErrorContext(ctx, "release idempotency key", "error", err)
-				}
+				a.releaseIdempotencyKey(ctx, scope, key, claim)
 				return
 			}
 			resp := db.StoredResponse{Status: rec.status, Body: rec.body.Bytes(), Headers: map[string]string{}}
@@ -112,6 +116,40 @@ func (a *API) Idempotent(next http.Handler) http.Handler {
 		}
 		finished = true
 	})
+}
+
+// releaseRetryFor is how long a release that failed is tried again: the
+// claim of a request that failed with the database (a failover) would
+// otherwise answer the client's retries with 409 until it goes stale
+// (minutes). A late release deletes only its own claim, never a later
+// request's.
+const releaseRetryFor = time.Minute
+
+// releaseIdempotencyKey forgets this request's claim of a key (stamped
+// claim) so that the client's retry runs. When the database refuses the release (the request failed because
+// it was down or failing over), the release is tried again in the
+// background, with backoff, for releaseRetryFor.
+func (a *API) releaseIdempotencyKey(ctx context.Context, scope, key string, claim time.Time) {
+	release := func() error {
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		return a.DB.ReleaseIdempotencyKey(rctx, scope, key, claim)
+	}
+	err := release()
+	if err == nil {
+		return
+	}
+	a.Problems.Log.WarnContext(ctx, "release idempotency key; trying again", "error", err)
+	go func() {
+		deadline := time.Now().Add(releaseRetryFor)
+		for pause := 100 * time.Millisecond; time.Now().Before(deadline); pause = min(2*pause, 2*time.Second) {
+			time.Sleep(pause)
+			if err = release(); err == nil {
+				return
+			}
+		}
+		a.Problems.Log.ErrorContext(ctx, "release idempotency key", "error", err)
+	}()
 }
 
 func validIdempotencyKey(k string) bool {
