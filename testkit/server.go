@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -98,6 +99,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	})
 	h = srv.Handler()
 	close(ready)
+	// The process's listening connection is dialled in the background: until
+	// it is up, keys are checked in the database on every request. Tests
+	// start from the settled state a running service is in (statement
+	// budgets count on it).
+	require.Eventually(t, srv.Resolver.AuthCacheServing, 10*time.Second, 5*time.Millisecond,
+		"the service's listening connection (DATABASE_DIRECT_URL) did not come up")
 	return &Env{T: t, Server: srv, HTTP: hs, URL: hs.URL}
 }
 
