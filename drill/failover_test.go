@@ -66,8 +66,9 @@ const (
 	drillApp = "commerce-failover-drill"
 )
 
-// listenChannels are the channels `commerce serve` LISTENs on: the event
-// hub, the webhook dispatcher, the mail dispatcher and the auth cache.
+// listenChannels are the channels `commerce serve` LISTENs on, all on its one
+// listening connection: the event hub, the webhook dispatcher, the mail
+// dispatcher and the auth cache.
 var listenChannels = []string{"commerce_events", "webhook_deliveries", "mail_messages", "commerce_auth_invalidate"}
 
 // pgNode is one data node of the pg_auto_failover pair.
@@ -473,8 +474,16 @@ func TestFailover(t *testing.T) {
 			clear(listening)
 			for rows.Next() {
 				var q string
-				if rows.Scan(&q) == nil {
-					listening[strings.Trim(strings.TrimSpace(q[len("LISTEN "):]), `"`)]++
+				if rows.Scan(&q) != nil {
+					continue
+				}
+				// One listening connection per process LISTENs on every
+				// channel in one multi-statement query (db/listen.go).
+				for _, st := range strings.Split(q, ";") {
+					st = strings.TrimSpace(st)
+					if len(st) > len("LISTEN ") && strings.EqualFold(st[:len("LISTEN ")], "LISTEN ") {
+						listening[strings.Trim(strings.TrimSpace(st[len("LISTEN "):]), `"`)]++
+					}
 				}
 			}
 			rows.Close()
