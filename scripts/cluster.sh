@@ -36,34 +36,8 @@ WORKERS="${WORKERS:-1}"
 READY_TIMEOUT=60 # seconds for a process to answer /readyz
 
 log() { echo "cluster: $*" >&2; }
-die() {
-  log "error: $*"
-  exit 1
-}
-is_root() { [ "$(id -u)" = 0 ]; }
-
-# apt_install PACKAGE…: as scripts/services.sh does.
-apt_install() {
-  local sudo=()
-  is_root || sudo=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  log "installing $* with apt-get"
-  if ! "${sudo[@]}" apt-get install -y -q "$@" >&2; then
-    "${sudo[@]}" apt-get update -q >&2
-    "${sudo[@]}" apt-get install -y -q "$@" >&2
-  fi
-}
-
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12768))
-    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-}
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 mode="${1:-}"
 case "$mode" in

@@ -41,23 +41,8 @@ PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 START_TIMEOUT=90 # seconds for the pair to reach primary + secondary
 
 log() { echo "failover: $*" >&2; }
-die() {
-  log "error: $*"
-  exit 1
-}
-
-is_root() { [ "$(id -u)" = 0 ]; }
-
-apt_install() {
-  local sudo=()
-  is_root || sudo=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  log "installing $* with apt-get"
-  if ! "${sudo[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=300 "$@" >&2; then
-    "${sudo[@]}" apt-get update -q >&2
-    "${sudo[@]}" apt-get install -y -q -o DPkg::Lock::Timeout=300 "$@" >&2
-  fi
-}
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 ensure_installed() {
   if [ ! -x "$PG_BIN/postgres" ]; then
@@ -83,17 +68,6 @@ autoctl() {
   else
     (cd / && "${env[@]}" pg_autoctl "$@")
   fi
-}
-
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12768))
-    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
 }
 
 # node_state DIR NODE: the monitor's reported state of node NODE (node1, node2).

@@ -17,11 +17,8 @@ set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"
 
 log() { echo "pgbouncer: $*" >&2; }
-die() {
-  log "error: $*"
-  exit 1
-}
-is_root() { [ "$(id -u)" = 0 ]; }
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 as_bouncer() {
   if is_root; then
@@ -31,24 +28,10 @@ as_bouncer() {
   fi
 }
 
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12768))
-    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-}
-
 cmd_start() {
   local dir=$1 url=$2 size=${3:-20}
   if ! command -v pgbouncer >/dev/null; then
-    local sudo=()
-    is_root || sudo=(sudo)
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get install -y -q pgbouncer >&2 || { "${sudo[@]}" apt-get update -q >&2 && "${sudo[@]}" apt-get install -y -q pgbouncer >&2; }
+    apt_install pgbouncer
   fi
   # postgres://user@host:port/db?params
   local rest=${url#*://} userinfo hostport path

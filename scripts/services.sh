@@ -32,28 +32,11 @@ DEV_REDIS_PORT="${COMMERCE_DEV_REDIS_PORT:-56379}"
 START_TIMEOUT=30 # seconds to wait for a service to answer
 
 log() { echo "services: $*" >&2; }
-die() {
-  log "error: $*"
-  exit 1
-}
-
-is_root() { [ "$(id -u)" = 0 ]; }
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 # ---------------------------------------------------------------------------
 # Installation
-
-# apt_install PACKAGE…: install with apt, refreshing the package lists when the
-# first attempt fails (a fresh machine has none).
-apt_install() {
-  local sudo=()
-  is_root || sudo=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  log "installing $* with apt-get"
-  if ! "${sudo[@]}" apt-get install -y -q "$@" >&2; then
-    "${sudo[@]}" apt-get update -q >&2
-    "${sudo[@]}" apt-get install -y -q "$@" >&2
-  fi
-}
 
 # ensure_installed: the software for the services this run will start.
 ensure_installed() {
@@ -70,20 +53,6 @@ ensure_installed() {
       die "PostgreSQL cannot run as root and there is no postgres user (install the postgresql-15 package)"
     fi
   fi
-}
-
-# free_port: a random TCP port in 20000-32767 (below Linux's ephemeral range) on
-# which nothing answers on 127.0.0.1 right now. A concurrent run may still take
-# it first; the callers then try another.
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12768))
-    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
 }
 
 # wait_for DESCRIPTION COMMAND…: retry COMMAND until it succeeds, for at most
