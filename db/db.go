@@ -210,7 +210,11 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error
 		return fmt.Errorf("acquire connection: %w", err)
 	}
 	defer conn.Close()
-	btx, err := conn.BeginTx(ctx, nil)
+	// Not ctx itself: database/sql would roll back from a goroutine of its
+	// own when ctx ends, on the connection that fn's River statements may be
+	// using at that moment (pinnedTx bypasses database/sql's lock). fn's
+	// statements still stop with ctx; the rollback then happens here.
+	btx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

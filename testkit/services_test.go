@@ -36,15 +36,18 @@ func freePort(t *testing.T) int {
 // and removes what it started.
 func TestServicesScriptInClosedDirectory(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("../scripts/services.sh")
-	require.NoError(t, err)
 	home := filepath.Join(t.TempDir(), "home")
 	require.NoError(t, os.Mkdir(home, 0o700))
 	require.NoError(t, os.Chmod(home, 0o700)) // whatever the umask
 	repo := filepath.Join(home, "commerce")
-	require.NoError(t, os.MkdirAll(filepath.Join(repo, "scripts"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "scripts", "lib"), 0o755))
+	// The script and the helpers it sources.
+	for _, f := range []string{"services.sh", "lib/common.sh"} {
+		src, err := os.ReadFile(filepath.Join("..", "scripts", f))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(repo, "scripts", f), src, 0o755))
+	}
 	script := filepath.Join(repo, "scripts", "services.sh")
-	require.NoError(t, os.WriteFile(script, src, 0o755))
 
 	pgPort, redisPort := freePort(t), freePort(t)
 	env := []string{fmt.Sprintf("COMMERCE_DEV_PG_PORT=%d", pgPort), fmt.Sprintf("COMMERCE_DEV_REDIS_PORT=%d", redisPort)}
