@@ -253,7 +253,11 @@ func (l *Loop[T, O]) write() {
 			time.Sleep(pause)
 		}
 		l.mu.Lock()
-		if l.behind {
+		// Claims resume only once the outcomes queued behind a failing
+		// write are written too: their items' claims may have expired
+		// during the outage, and a claim before their outcome is recorded
+		// would send them again (the failover drill's kill phase).
+		if l.behind && (err != nil || len(l.results) == 0) {
 			l.behind = false
 			l.claim = true
 		}

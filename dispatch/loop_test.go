@@ -26,6 +26,10 @@ type queue struct {
 	// downUntil makes Record fail until then (the database failing over).
 	downUntil time.Time
 	failed    int // Record calls that failed
+	// lease, when set, is how long a claim lasts: an item claimed longer
+	// ago and not recorded may be claimed again (the outbox's claims).
+	lease     time.Duration
+	claimedAt map[int]time.Time
 }
 
 type outcome struct {
@@ -34,7 +38,7 @@ type outcome struct {
 }
 
 func newQueue(n int) *queue {
-	q := &queue{due: map[int]time.Time{}, claimed: map[int]bool{}}
+	q := &queue{due: map[int]time.Time{}, claimed: map[int]bool{}, claimedAt: map[int]time.Time{}}
 	for i := range n {
 		q.due[i] = time.Now()
 	}
@@ -56,8 +60,10 @@ func (q *queue) loop(t *testing.T, maxInFlight int, send func(item int) outcome)
 			defer q.mu.Unlock()
 			var items []int
 			for i, at := range q.due {
-				if len(items) < limit && !q.claimed[i] && !at.After(time.Now()) {
+				expired := q.lease > 0 && time.Since(q.claimedAt[i]) > q.lease
+				if len(items) < limit && (!q.claimed[i] || expired) && !at.After(time.Now()) {
 					q.claimed[i] = true
+					q.claimedAt[i] = time.Now()
 					items = append(items, i)
 				}
 			}
@@ -159,6 +165,32 @@ func TestLoopWritesOutcomesAcrossAFailover(t *testing.T) {
 	defer q.mu.Unlock()
 	require.Len(t, q.recorded, 20)
 	require.Positive(t, q.failed)
+	mu.Lock()
+	defer mu.Unlock()
+	for item, n := range sent {
+		require.Equal(t, 1, n, "item %d sent", item)
+	}
+}
+
+// Outcomes queued behind a failing write, more than one batch of them, are
+// all written before the loop claims again: their claims expired during the
+// outage, and a claim between two of their batches would send the items of
+// the later ones a second time (the failover drill's kill phase).
+func TestLoopClaimsAfterEveryQueuedOutcomeIsWritten(t *testing.T) {
+	t.Parallel()
+	q := newQueue(40)
+	q.lease = 200 * time.Millisecond
+	q.downUntil = time.Now().Add(time.Second)
+	var mu sync.Mutex
+	sent := map[int]int{}
+	q.loop(t, 32, func(item int) outcome {
+		mu.Lock()
+		defer mu.Unlock()
+		sent[item]++
+		return outcome{item: item}
+	})
+
+	require.Eventually(t, func() bool { return q.left() == 0 }, 10*time.Second, 10*time.Millisecond)
 	mu.Lock()
 	defer mu.Unlock()
 	for item, n := range sent {
