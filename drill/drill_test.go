@@ -17,7 +17,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	netmail "net/mail"
 	"net/url"
 	"os"
@@ -123,15 +122,8 @@ func TestKillDuringPurchases(t *testing.T) {
 	addr := testkit.FreeAddr(t)
 	d := &drill{t: t, bin: bin, dir: dir, base: "http://" + addr}
 	rc := &receiver{got: map[string]map[string]int{}}
-	hook := httptest.NewServer(rc)
-	defer hook.Close()
 	sink := testkit.StartSMTP(t, testkit.SMTPOptions{DataDelay: receiverDelay})
-	d.env = append(os.Environ(),
-		"DATABASE_URL="+testkit.DatabaseURL, "REDIS_URL="+testkit.RedisURL,
-		"LISTEN_ADDR="+addr, "BASE_URL="+d.base, "RATE_LIMIT_SCALE=1000000",
-		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
-		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
-		"PROCESSOR=sandbox", "SMTP_URL="+sink.URL("smtp", ""))
+	d.env = serviceEnv(dir, d.base, "", sink, "LISTEN_ADDR="+addr)
 
 	d.key = testkit.CLIAccount(t, bin, d.env, "drill-"+testkit.Unique()+"@example.com")
 
@@ -149,27 +141,9 @@ func TestKillDuringPurchases(t *testing.T) {
 
 	// An operational seller (sandbox, USD), two subscribers, a managed
 	// listing with a text deliverable (a download email per buyer).
-	var onb struct {
-		URL string `json:"url"`
-	}
-	d.api("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	_, err = testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	endpoints := map[string]string{} // endpoint id → receiver path
-	for _, p := range []string{"/a", "/b"} {
-		var e struct {
-			ID string `json:"id"`
-		}
-		d.api("POST", "/v1/webhooks", map[string]any{"url": hook.URL + p, "name": "drill " + p}, 201, &e)
-		endpoints[e.ID] = p
-	}
-	var l struct {
-		ID   string `json:"id"`
-		Slug string `json:"slug"`
-	}
-	d.api("POST", "/v1/listings", map[string]any{"title": "Drill " + testkit.Unique(), "price": 1500,
-		"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
-	d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+	d.operational()
+	endpoints := d.subscribers(rc, "drill")
+	l := d.publish("Drill", nil)
 
 	// 200 purchases by 8 buyers at a time; the 100th completed one kills
 	// the process, which is restarted at once. A purchase cut by the kill
@@ -180,30 +154,13 @@ func TestKillDuringPurchases(t *testing.T) {
 		next              atomic.Int64
 		killOnce          sync.Once
 		restarted         = make(chan time.Time, 1)
-		stuck             = map[string]int{}
+		stuck             map[string]int
 	)
 	kill := func() {
 		exited, err := d.svc.Exited()
 		require.False(t, exited, "the service exited before the kill: %v", err)
 		_ = d.svc.Stop(syscall.SIGKILL, time.Second)
-		rows, err := pool.Query(ctx, "SELECT kind, count(*) FROM river_job WHERE state = 'running' GROUP BY kind")
-		require.NoError(t, err)
-		for rows.Next() {
-			var k string
-			var n int
-			require.NoError(t, rows.Scan(&k, &n))
-			stuck[k] = n
-		}
-		rows.Close()
-		// Webhook records are claimed by the dispatcher, not run as jobs:
-		// those claimed at the kill were in flight (posted, perhaps
-		// answered, their outcome not yet written).
-		var claimed int
-		require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM webhook_deliveries WHERE claimed_until > now()").Scan(&claimed))
-		stuck["webhook_delivery"] = claimed
-		// Mail claimed at the kill was in flight the same way.
-		require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM mail_messages WHERE status = 'pending' AND claimed_until > now()").Scan(&claimed))
-		stuck["mail"] = claimed
+		stuck = inFlight(ctx, t, pool, "")
 		d.start()
 		restarted <- time.Now()
 	}

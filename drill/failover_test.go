@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -164,16 +163,8 @@ func TestFailover(t *testing.T) {
 	addr := testkit.FreeAddr(t)
 	d := &drill{t: t, bin: bin, dir: dir, base: "http://" + addr}
 	rc := &receiver{got: map[string]map[string]int{}}
-	hook := httptest.NewServer(rc)
-	defer hook.Close()
 	sink := testkit.StartSMTP(t, testkit.SMTPOptions{DataDelay: receiverDelay})
-	serviceURL := testkit.DatabaseURL + "&application_name=" + drillApp
-	d.env = append(os.Environ(),
-		"DATABASE_URL="+serviceURL, "REDIS_URL="+testkit.RedisURL,
-		"LISTEN_ADDR="+addr, "BASE_URL="+d.base, "RATE_LIMIT_SCALE=1000000",
-		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
-		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
-		"PROCESSOR=sandbox", "SMTP_URL="+sink.URL("smtp", ""))
+	d.env = serviceEnv(dir, d.base, testkit.DatabaseURL+"&application_name="+drillApp, sink, "LISTEN_ADDR="+addr)
 	d.key = testkit.CLIAccount(t, bin, d.env, "failover-"+testkit.Unique()+"@example.com")
 
 	// The test's own pool follows the primary as the service's does.
@@ -189,20 +180,8 @@ func TestFailover(t *testing.T) {
 		}
 	}()
 
-	var onb struct {
-		URL string `json:"url"`
-	}
-	d.api("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	_, err = testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	endpoints := map[string]string{}
-	for _, p := range []string{"/a", "/b"} {
-		var e struct {
-			ID string `json:"id"`
-		}
-		d.api("POST", "/v1/webhooks", map[string]any{"url": hook.URL + p, "name": "failover " + p}, 201, &e)
-		endpoints[e.ID] = p
-	}
+	d.operational()
+	endpoints := d.subscribers(rc, "failover")
 	// A GraphQL subscription to the account's events, open across the
 	// failover (resumed with `after` if the server ends it).
 	sub := subscribeEvents(t, d.base, d.key)
@@ -214,13 +193,7 @@ func TestFailover(t *testing.T) {
 	// checks what the service did.
 	runPhase := func(mode string, primary, standby pgNode) {
 		t.Logf("=== %s: primary %s, standby %s", mode, primary.name, standby.name)
-		var l struct {
-			ID   string `json:"id"`
-			Slug string `json:"slug"`
-		}
-		d.api("POST", "/v1/listings", map[string]any{"title": "Failover " + testkit.Unique(), "price": 1500,
-			"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
-		d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+		l := d.publish("Failover", nil)
 
 		// The purchase stream: 8 buyers at a time through the checkout API and
 		// the sandbox's checkout page. A buyer retries what fails as an

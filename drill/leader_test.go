@@ -23,7 +23,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -72,21 +71,15 @@ func TestKillLeader(t *testing.T) {
 
 	front := "http://" + testkit.FreeAddr(t)
 	rc := &receiver{got: map[string]map[string]int{}}
-	hook := httptest.NewServer(rc)
-	defer hook.Close()
 	sink := testkit.StartSMTP(t, testkit.SMTPOptions{DataDelay: receiverDelay})
-	env := append(os.Environ(),
-		"DATABASE_URL="+testkit.DatabaseURL, "REDIS_URL="+testkit.RedisURL,
-		"BASE_URL="+front, "RATE_LIMIT_SCALE=1000000",
-		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
-		"WEBHOOK_RETRY_SCHEDULE=1s,1s,1s,1s,1s,1s,1s", "LOG_LEVEL=warn", "LOG_FORMAT=json",
-		"PROCESSOR=sandbox", "SMTP_URL="+sink.URL("smtp", ""),
-		"CHECKOUT_EXPIRY="+leaderCheckoutExpiry.String())
+	// d talks to the front; the workers are started beside it.
+	d := &drill{t: t, bin: bin, dir: dir, base: front,
+		env: serviceEnv(dir, front, "", sink, "CHECKOUT_EXPIRY="+leaderCheckoutExpiry.String())}
 	start := func(name, base string, args ...string) *testkit.Process {
-		e := append(append([]string(nil), env...), "LISTEN_ADDR="+strings.TrimPrefix(base, "http://"))
+		e := append(append([]string(nil), d.env...), "LISTEN_ADDR="+strings.TrimPrefix(base, "http://"))
 		return testkit.StartProcess(t, bin, e, filepath.Join(dir, name+".log"), base, 30*time.Second, args...)
 	}
-	key := testkit.CLIAccount(t, bin, env, "leader-"+testkit.Unique()+"@example.com")
+	d.key = testkit.CLIAccount(t, bin, d.env, "leader-"+testkit.Unique()+"@example.com")
 
 	// The front serves; worker A starts alone and is elected (a leader a
 	// previous drill killed may hold the lease for up to 15 s more); then
@@ -109,30 +102,9 @@ func TestKillLeader(t *testing.T) {
 	}()
 	t.Logf("River's leader: %s (worker A, pid %d); worker B pid %d", leaderA, a.Pid(), b.Pid())
 
-	api := func(method, path string, body any, want int, out any) {
-		testkit.CallAPI(t, http.DefaultClient, front, key, method, path, body, want, out)
-	}
-	var onb struct {
-		URL string `json:"url"`
-	}
-	api("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	_, err = testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	endpoints := map[string]string{}
-	for _, p := range []string{"/a", "/b"} {
-		var e struct {
-			ID string `json:"id"`
-		}
-		api("POST", "/v1/webhooks", map[string]any{"url": hook.URL + p, "name": "leader drill " + p}, 201, &e)
-		endpoints[e.ID] = p
-	}
-	var l struct {
-		ID   string `json:"id"`
-		Slug string `json:"slug"`
-	}
-	api("POST", "/v1/listings", map[string]any{"title": "Leader drill " + testkit.Unique(), "price": 1500,
-		"deliverables": []any{map[string]any{"type": "text", "value": "What the buyer gets."}}}, 201, &l)
-	api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+	d.operational()
+	endpoints := d.subscribers(rc, "leader drill")
+	l := d.publish("Leader drill", nil)
 
 	// Unpaid checkouts, one every 200 ms until the end: each expires 2 s
 	// later and the sweep (every second) cancels it.
@@ -163,7 +135,7 @@ func TestKillLeader(t *testing.T) {
 		killOnce                          sync.Once
 		killedAt                          time.Time
 		killed                            = make(chan struct{})
-		stuck                             = map[string]int{}
+		stuck                             map[string]int
 	)
 	kill := func() {
 		var leader string
@@ -171,21 +143,7 @@ func TestKillLeader(t *testing.T) {
 		require.Equal(t, leaderA, leader, "worker A still leads")
 		killedAt = time.Now()
 		_ = a.Stop(syscall.SIGKILL, time.Second)
-		rows, err := pool.Query(ctx, `SELECT kind, count(*) FROM river_job
-			WHERE state = 'running' AND attempted_by[array_length(attempted_by, 1)] = $1 GROUP BY kind`, leaderA)
-		require.NoError(t, err)
-		for rows.Next() {
-			var k string
-			var n int
-			require.NoError(t, rows.Scan(&k, &n))
-			stuck[k] = n
-		}
-		rows.Close()
-		var n int
-		require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM webhook_deliveries WHERE claimed_until > now()").Scan(&n))
-		stuck["webhook_delivery"] = n
-		require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM mail_messages WHERE status = 'pending' AND claimed_until > now()").Scan(&n))
-		stuck["mail"] = n
+		stuck = inFlight(ctx, t, pool, leaderA)
 		close(killed)
 	}
 	// Buyers of purchases 81 to 120 ask for a library sign-in link right

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,11 +49,7 @@ func TestKillDuringRenewals(t *testing.T) {
 	addr := testkit.FreeAddr(t)
 	d := &drill{t: t, bin: bin, dir: dir, base: "http://" + addr}
 	sink := testkit.StartSMTP(t, testkit.SMTPOptions{DataDelay: 50 * time.Millisecond})
-	d.env = append(os.Environ(),
-		"DATABASE_URL="+testkit.DatabaseURL, "REDIS_URL="+testkit.RedisURL,
-		"LISTEN_ADDR="+addr, "BASE_URL="+d.base, "RATE_LIMIT_SCALE=1000000",
-		"FILE_STORAGE_URL=file://"+filepath.Join(dir, "files"), "ALLOW_PRIVATE_TARGETS=true",
-		"LOG_LEVEL=warn", "LOG_FORMAT=json", "PROCESSOR=sandbox", "SMTP_URL="+sink.URL("smtp", ""))
+	d.env = serviceEnv(dir, d.base, "", sink, "LISTEN_ADDR="+addr)
 	d.key = testkit.CLIAccount(t, bin, d.env, "renewals-"+testkit.Unique()+"@example.com")
 
 	pool, err := pgxpool.New(ctx, testkit.DatabaseURL)
@@ -70,19 +65,9 @@ func TestKillDuringRenewals(t *testing.T) {
 	}()
 
 	// An operational seller and a monthly membership listing.
-	var onb struct {
-		URL string `json:"url"`
-	}
-	d.api("POST", "/v1/account/processor/connect", nil, 200, &onb)
-	_, err = testkit.PostForm(onb.URL, "", url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	var l struct {
-		ID   string `json:"id"`
-		Slug string `json:"slug"`
-	}
-	d.api("POST", "/v1/listings", map[string]any{"title": "Renewals " + testkit.Unique(), "price": 900, "billing": "membership",
-		"interval": "month", "deliverables": []any{map[string]any{"type": "text", "value": "The archive."}}}, 201, &l)
-	d.api("POST", "/v1/listings/"+l.ID+"/publish", nil, 200, nil)
+	d.operational()
+	l := d.publish("Renewals", map[string]any{"price": 900, "billing": "membership", "interval": "month",
+		"deliverables": []any{map[string]any{"type": "text", "value": "The archive."}}})
 
 	// 200 memberships bought through the product page and the sandbox
 	// checkout, 8 buyers at a time.
