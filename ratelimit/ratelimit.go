@@ -179,33 +179,6 @@ var budgetScript = redis.NewScript(budgetLua)
 // error). A cost of 0 (or below) only reads the budget; a cost above the
 // limit never fits.
 func (l *Limiter) Spend(ctx context.Context, name, subject string, cost int, rule Rule) (Result, error) {
-	if rule.Limit < 1 || rule.Window < time.Millisecond {
-		return Result{Allowed: true}, fmt.Errorf("ratelimit: budget %q: invalid rule %d per %v", name, rule.Limit, rule.Window)
-	}
-	if time.Now().UnixNano() < l.downUntil.Load() {
-		return Result{Allowed: true}, ErrUnavailable
-	}
-	cost = max(cost, 0)
-	limit := rule.Limit * l.scale
-	// One hash tag: both keys in one Redis Cluster slot.
-	tag := l.prefix + "rb:{" + name + ":" + subject + "}:"
-	member := l.node + ":" + strconv.FormatUint(l.seq.Add(1), 36) + ":" + strconv.Itoa(cost)
-	res, err := budgetScript.Run(ctx, l.client, []string{tag + "log", tag + "sum"},
-		member, cost, limit, rule.Window.Milliseconds()).Int64Slice()
-	if err != nil {
-		if !isScriptError(err) && ctx.Err() == nil {
-			l.downUntil.Store(time.Now().Add(backoff).UnixNano())
-		}
-		return Result{Allowed: true}, fmt.Errorf("ratelimit: %w", err)
-	}
-	if len(res) != 4 {
-		return Result{Allowed: true}, fmt.Errorf("ratelimit: unexpected reply %v", res)
-	}
-	return Result{
-		Allowed:    res[0] == 1,
-		Limit:      limit,
-		Remaining:  int(res[1]),
-		Reset:      time.Duration(res[2]) * time.Millisecond,
-		RetryAfter: time.Duration(res[3]) * time.Millisecond,
-	}, nil
+	r := l.Run(ctx, Batch{Spend: &Spending{Name: name, Subject: subject, Cost: cost, Rule: rule}})
+	return r.Spend, r.SpendErr
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Revocation markers make a revoked API key, or a deleted account, fail on
@@ -55,16 +53,8 @@ func (l *Limiter) MarkRevoked(ctx context.Context, accountID string, keyIDs ...s
 // An error means Redis could not say (the caller decides; the service then
 // checks the key in PostgreSQL).
 func (l *Limiter) Revoked(ctx context.Context, accountID, keyID string) (bool, error) {
-	if time.Now().UnixNano() < l.downUntil.Load() {
-		return false, ErrUnavailable
-	}
-	a, k := l.markerKeys(accountID, keyID)
-	n, err := l.client.Exists(ctx, a, k).Result()
-	if err != nil {
-		l.failed(ctx, err)
-		return false, fmt.Errorf("ratelimit: read revocation marker: %w", err)
-	}
-	return n > 0, nil
+	r := l.Run(ctx, Batch{AccountID: accountID, KeyID: keyID})
+	return r.Revoked, r.MarkerErr
 }
 
 // KeyCheck is the outcome of CheckKey.
@@ -82,30 +72,6 @@ type KeyCheck struct {
 // the same Redis round trip (a pipeline), it also asks whether a revocation
 // marker exists. The error is the limit's, as Check returns it (fail open).
 func (l *Limiter) CheckKey(ctx context.Context, g Group, subject, accountID, keyID string) (KeyCheck, error) {
-	keys, args, err := l.prepare(g, subject)
-	if err != nil {
-		return KeyCheck{Result: Result{Allowed: true}, MarkerErr: err}, err
-	}
-	if time.Now().UnixNano() < l.downUntil.Load() {
-		return KeyCheck{Result: Result{Allowed: true}, MarkerErr: ErrUnavailable}, ErrUnavailable
-	}
-	a, k := l.markerKeys(accountID, keyID)
-	pipe := l.client.Pipeline()
-	exists := pipe.Exists(ctx, a, k)
-	eval := windowScript.EvalSha(ctx, pipe, keys, args...)
-	_, _ = pipe.Exec(ctx)
-	var out KeyCheck
-	if n, err := exists.Result(); err != nil {
-		l.failed(ctx, err)
-		out.MarkerErr = fmt.Errorf("ratelimit: read revocation marker: %w", err)
-	} else {
-		out.Revoked = n > 0
-	}
-	res, err := eval.Int64Slice()
-	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-		// The first use on this server: Run loads the script.
-		res, err = windowScript.Run(ctx, l.client, keys, args...).Int64Slice()
-	}
-	out.Result, err = l.result(ctx, g, res, err)
-	return out, err
+	r := l.Run(ctx, Batch{AccountID: accountID, KeyID: keyID, Checks: []Checking{{Group: g, Subject: subject}}})
+	return KeyCheck{Result: r.Checks[0], Revoked: r.Revoked, MarkerErr: r.MarkerErr}, r.CheckErrs[0]
 }

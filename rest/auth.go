@@ -20,6 +20,22 @@ func (a *API) Authenticate(required bool) func(http.Handler) http.Handler {
 	return a.authenticate(required, false)
 }
 
+// AuthenticateDeferred is Authenticate for POST /graphql: a key served
+// from the cache is confirmed by the operation's charge (ChargeOperation:
+// the markers ride in its Redis round trip, before any resolver runs), and
+// the handler must make sure something does before it answers (a request
+// refused before its operation ran: ChargeOperation with only a budget
+// read). Until then the request may only be parsed and checked.
+func (a *API) AuthenticateDeferred(required bool) func(http.Handler) http.Handler {
+	return a.authenticate(required, true)
+}
+
+// WithoutKeyCheck is ctx without its pending key confirmation: charges made
+// with it read no markers (for the IP's budget after the key was refused).
+func WithoutKeyCheck(ctx context.Context) context.Context {
+	return context.WithValue(ctx, keyCheckKey{}, (*keyCheck)(nil))
+}
+
 // authenticate is Authenticate; with deferred set, a key served from the
 // cache is not confirmed here but by the route's rate-limit charge (the
 // markers ride along in its Redis round trip), or by ConfirmKey, which must

@@ -33,11 +33,11 @@ const maxDepth = 10
 //
 // Before a document is validated, documentLimits bounds it (tokens,
 // selections, repeats: graphql_guard.go); after, costLimit refuses it over
-// maxCost and spends its cost from the caller's budget (spend, nil for
-// none: graphql_cost.go).
+// maxCost and spends its cost from the caller's budget, with the top-level
+// fields' charges (chargeOperation, nil for none: graphql_cost.go).
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error),
-	spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error),
+	chargeOperation func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error),
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
@@ -51,7 +51,8 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	srv.SetParserTokenLimit(maxTokens) // documentLimits refuses first, with its own message
 	srv.Use(documentLimits{cache: cache})
 	srv.Use(extension.Introspection{})
-	srv.Use(&costLimit{max: maxCost, spend: spend})
+	limits := newFieldLimits(charge, &noNUL{})
+	srv.Use(&costLimit{max: maxCost, charge: chargeOperation, roots: limits.rootCharges})
 	srv.Use(depthLimit{max: maxDepth})
 
 	srv.SetErrorPresenter(errorPresenter(ps, log))
@@ -78,7 +79,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	})
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
-	srv.Use(newFieldLimits(charge, &noNUL{}))
+	srv.Use(limits)
 	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))
@@ -96,6 +97,10 @@ type outcome struct {
 	budget *ratelimit.Result
 	// subject is the caller's rate-limit subject once authenticated.
 	subject string
+	// denied is the refusal of a key whose confirmation was left to the
+	// operation (rest.API.AuthenticateDeferred): the response is then its
+	// problem document.
+	denied error
 }
 
 type outcomeKey struct{}
@@ -106,6 +111,14 @@ type outcomeKey struct{}
 func refuseWith(ctx context.Context, retryAfter int) {
 	if o, ok := ctx.Value(outcomeKey{}).(*outcome); ok {
 		o.retryAfter = retryAfter
+	}
+}
+
+// denyWith records, for the HTTP response of ctx's request, that the
+// caller's key was refused after all.
+func denyWith(ctx context.Context, err error) {
+	if o, ok := ctx.Value(outcomeKey{}).(*outcome); ok {
+		o.denied = err
 	}
 }
 
@@ -121,13 +134,17 @@ func noteBudget(ctx context.Context, res *ratelimit.Result) {
 // its response carries the cost budget's RateLimit-* headers, read from
 // the budget without spending when the request spent nothing (a refusal).
 // The subject is the caller's once authenticated (graphQLSubject), else
-// the client IP's.
-func graphQLResponses(spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)) func(http.Handler) http.Handler {
+// the client IP's. A key whose confirmation authentication deferred
+// (rest.API.AuthenticateDeferred) and no operation confirmed (a request
+// refused before its operation ran) is confirmed here, in the same Redis
+// round trip; a key refused then, or by the operation, gets its problem
+// document instead of the response.
+func graphQLResponses(charge func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error), ps rest.Problems) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			o := &outcome{}
-			ctx := context.WithValue(r.Context(), outcomeKey{}, o)
-			next.ServeHTTP(&outcomeWriter{ResponseWriter: w, o: o, ctx: ctx, spend: spend}, r.WithContext(ctx))
+			r = r.WithContext(context.WithValue(r.Context(), outcomeKey{}, o))
+			next.ServeHTTP(&outcomeWriter{ResponseWriter: w, o: o, r: r, charge: charge, ps: ps}, r)
 		})
 	}
 }
@@ -146,23 +163,46 @@ func graphQLSubject(next http.Handler) http.Handler {
 // outcomeWriter applies the request's outcome when the status is written.
 type outcomeWriter struct {
 	http.ResponseWriter
-	o       *outcome
-	ctx     context.Context
-	spend   func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)
-	written bool
+	o      *outcome
+	r      *http.Request
+	charge func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error)
+	ps     rest.Problems
+	// written: the status is decided; discard: the response is the
+	// key's refusal, and what the handler writes goes nowhere.
+	written, discard bool
 }
 
 func (w *outcomeWriter) WriteHeader(status int) {
+	if w.discard {
+		return
+	}
 	if !w.written {
 		w.written = true
+		ctx := w.r.Context()
+		budget := w.o.budget
+		if budget == nil && w.o.denied == nil && w.charge != nil {
+			subject := cmp.Or(w.o.subject, rest.IPSubject(ctx))
+			out, err := w.charge(ctx, rest.OperationCharge{Budget: budgetSpending(subject, 0)})
+			if err != nil {
+				w.o.denied = err
+			}
+			budget = out.Budget // nil when Redis cannot be asked
+		}
+		if w.o.denied != nil {
+			// As when authentication refuses at once: the client IP's budget.
+			if w.charge != nil {
+				out, _ := w.charge(rest.WithoutKeyCheck(ctx), rest.OperationCharge{Budget: budgetSpending(rest.IPSubject(ctx), 0)})
+				if out.Budget != nil {
+					rest.SetLimitHeaders(w.ResponseWriter, out.Budget)
+				}
+			}
+			w.discard = true
+			w.ps.Write(w.ResponseWriter, w.r, w.o.denied)
+			return
+		}
 		if w.o.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(w.o.retryAfter))
 			status = http.StatusTooManyRequests
-		}
-		budget := w.o.budget
-		if budget == nil && w.spend != nil {
-			subject := cmp.Or(w.o.subject, rest.IPSubject(w.ctx))
-			budget, _ = w.spend(w.ctx, subject, 0) // nil when Redis cannot be asked
 		}
 		if budget != nil {
 			rest.SetLimitHeaders(w.ResponseWriter, budget)
@@ -174,6 +214,9 @@ func (w *outcomeWriter) WriteHeader(status int) {
 func (w *outcomeWriter) Write(b []byte) (int, error) {
 	if !w.written {
 		w.WriteHeader(http.StatusOK)
+	}
+	if w.discard {
+		return len(b), nil
 	}
 	return w.ResponseWriter.Write(b)
 }

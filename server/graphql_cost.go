@@ -46,16 +46,27 @@ var costBudget = ratelimit.Rule{Limit: 20000, Window: time.Minute}
 // costLimit refuses operations whose cost exceeds max, before any resolver
 // runs, with invalid_request and the members max_complexity and complexity.
 // Then each query or mutation spends its cost (at least 1) from its
-// caller's budget (costBudget, through spend); one that does not fit is
-// refused whole with rate_limited and retry_after, and spends nothing.
-// Every response reports extensions.cost (costReport). Subscriptions are
-// not charged to the budget (their slots limit them).
+// caller's budget (costBudget); one that does not fit is refused whole with
+// rate_limited and retry_after, and spends nothing. In the same Redis round
+// trip (charge: rest.API.ChargeOperation) the top-level fields are charged
+// to their groups (roots: fieldLimits.rootCharges, whose InterceptOperation
+// then reads the outcome) and the key's revocation markers are read when
+// authentication left them to the operation. Every response reports
+// extensions.cost (costReport). Subscriptions are not charged to the budget
+// (their slots limit them).
 type costLimit struct {
 	max    int
 	schema *ast.Schema
-	// spend spends cost from subject's budget; a nil Result means Redis
-	// could not be asked (the operation runs).
-	spend func(ctx context.Context, subject string, cost int) (*ratelimit.Result, error)
+	// charge charges an operation (nil: nothing is charged); a nil Budget
+	// in its outcome means Redis could not be asked (the operation runs).
+	charge func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error)
+	// roots lists the charges of the operation's top-level fields.
+	roots func(ctx context.Context, oc *graphql.OperationContext) ([]string, []rest.FieldCharge)
+}
+
+// budgetSpending is a spend of cost from subject's cost budget.
+func budgetSpending(subject string, cost int) *ratelimit.Spending {
+	return &ratelimit.Spending{Name: "graphql_cost", Subject: subject, Cost: cost, Rule: costBudget}
 }
 
 // costReport is extensions.cost: the operation's cost (requested), the
@@ -95,10 +106,12 @@ func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	}
 	w := costWalker{schema: c.schema, frags: oc.Doc.Fragments, vars: oc.Variables}
 	cost := max(w.selections(oc.Operation.SelectionSet, root, 0), 1)
-	charged := oc.Operation.Operation != ast.Subscription && c.spend != nil
+	charged := oc.Operation.Operation != ast.Subscription && c.charge != nil
 	if cost > c.max {
 		if charged { // report the budget; spend nothing
-			c.report(ctx, oc, cost, 0)
+			if _, err := c.report(ctx, oc, cost, rest.OperationCharge{Budget: budgetSpending(rest.Subject(ctx), 0)}); err != nil {
+				return denied(ctx, err)
+			}
 		}
 		return &gqlerror.Error{
 			Message: fmt.Sprintf("The operation costs %d; the limit is %d. Ask for smaller pages (first) or fewer nested objects.", cost, c.max),
@@ -109,7 +122,16 @@ func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 	if !charged {
 		return nil
 	}
-	if res := c.report(ctx, oc, cost, cost); res != nil && !res.Allowed {
+	var aliases []string
+	var fields []rest.FieldCharge
+	if c.roots != nil {
+		aliases, fields = c.roots(ctx, oc)
+	}
+	out, err := c.report(ctx, oc, cost, rest.OperationCharge{Budget: budgetSpending(rest.Subject(ctx), cost), Fields: fields})
+	if err != nil {
+		return denied(ctx, err)
+	}
+	if res := out.Budget; out.Refused {
 		retry := max(int(math.Ceil(res.RetryAfter.Seconds())), 1)
 		refuseWith(ctx, retry)
 		return &gqlerror.Error{
@@ -118,21 +140,40 @@ func (c *costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Oper
 			Extensions: map[string]any{"code": string(problem.RateLimited), "retry_after": retry},
 		}
 	}
+	if aliases != nil {
+		setRootCharges(oc, aliases, out.Fields)
+	}
 	return nil
 }
 
-// report spends spend from the caller's budget (0: only reads it) and keeps
-// the costReport for the response.
-func (c *costLimit) report(ctx context.Context, oc *graphql.OperationContext, cost, spend int) *ratelimit.Result {
+// report charges ch and keeps the costReport for the response; the error is
+// the key's refusal.
+func (c *costLimit) report(ctx context.Context, oc *graphql.OperationContext, cost int, ch rest.OperationCharge) (rest.OperationCharged, error) {
+	out, err := c.charge(ctx, ch)
+	if err != nil {
+		return out, err
+	}
 	rep := costReport{Requested: cost}
-	res, _ := c.spend(ctx, rest.Subject(ctx), spend)
-	noteBudget(ctx, res)
-	if res != nil {
+	noteBudget(ctx, out.Budget)
+	if res := out.Budget; res != nil {
 		reset := int(math.Ceil(res.Reset.Seconds()))
 		rep.Limit, rep.Remaining, rep.Reset = &res.Limit, &res.Remaining, &reset
 	}
 	oc.Stats.SetExtension("cost", rep)
-	return res
+	return out, nil
+}
+
+// denied refuses the operation of a key its markers refused (revoked since
+// this process cached it); over HTTP the response is the problem document
+// (outcomeWriter).
+func denied(ctx context.Context, err error) *gqlerror.Error {
+	denyWith(ctx, err)
+	p := problem.From(err)
+	if p == nil {
+		p = problem.Internal()
+	}
+	return &gqlerror.Error{Message: p.Detail,
+		Extensions: map[string]any{"code": string(p.Code), "status": p.Status()}}
 }
 
 // InterceptResponse adds extensions.cost to the response of an operation

@@ -115,26 +115,81 @@ type nestedCharge struct {
 }
 
 // InterceptOperation charges the top-level fields of a query or mutation,
-// in document order, before any of them runs.
+// in document order, before any of them runs, unless the cost limit did
+// already, in its Redis round trip (costLimit, rootCharges).
 func (l *fieldLimits) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	oc := graphql.GetOperationContext(ctx)
 	if oc == nil || oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
 		return next(ctx)
 	}
-	root := "Query"
-	if oc.Operation.Operation == ast.Mutation {
-		root = "Mutation"
-	}
 	st := &operationLimits{roots: map[string]error{}, nested: map[string]*nestedCharge{}}
-	// CollectFields is what the executor runs: fragments expanded, @skip
-	// and @include applied, fields of one response name merged.
-	for _, f := range graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{root}) {
-		if strings.HasPrefix(f.Name, "__") {
-			continue
-		}
+	if charged, ok := oc.Stats.GetExtension(rootChargesExtension).(rootCharged); ok {
+		st.roots = charged
+		return next(context.WithValue(ctx, limitsKey{}, st))
+	}
+	root := rootType(oc)
+	for _, f := range rootFields(oc, root) {
 		st.roots[f.Alias] = l.chargeField(ctx, root, f.Field, oc.Variables)
 	}
 	return next(context.WithValue(ctx, limitsKey{}, st))
+}
+
+// rootType is the type of oc's top-level fields: Query or Mutation.
+func rootType(oc *graphql.OperationContext) string {
+	if oc.Operation.Operation == ast.Mutation {
+		return "Mutation"
+	}
+	return "Query"
+}
+
+// rootFields are oc's top-level fields as the executor runs them
+// (CollectFields: fragments expanded, @skip and @include applied, fields of
+// one response name merged), in document order, introspection left out.
+func rootFields(oc *graphql.OperationContext, root string) []graphql.CollectedField {
+	fields := graphql.CollectFields(oc, oc.Operation.SelectionSet, []string{root})
+	out := fields[:0:0]
+	for _, f := range fields {
+		if !strings.HasPrefix(f.Name, "__") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// rootChargesExtension holds, in the operation's Stats, the refusal of
+// each top-level field by response name (rootCharged) when the cost limit
+// charged them.
+const rootChargesExtension = "commerce.rootCharges"
+
+type rootCharged map[string]error
+
+// setRootCharges records the outcome of the top-level fields' charges
+// (aliases and refusals in rootCharges's order) for InterceptOperation.
+func setRootCharges(oc *graphql.OperationContext, aliases []string, refusals []error) {
+	charged := make(rootCharged, len(aliases))
+	for i, a := range aliases {
+		if i < len(refusals) {
+			charged[a] = refusals[i]
+		}
+	}
+	oc.Stats.SetExtension(rootChargesExtension, charged)
+}
+
+// rootCharges lists the charges of a query's or mutation's top-level
+// fields, in document order, with their response names.
+func (l *fieldLimits) rootCharges(ctx context.Context, oc *graphql.OperationContext) ([]string, []rest.FieldCharge) {
+	if oc.Operation == nil || oc.Operation.Operation == ast.Subscription {
+		return nil, nil
+	}
+	root := rootType(oc)
+	fields := rootFields(oc, root)
+	aliases := make([]string, len(fields))
+	charges := make([]rest.FieldCharge, len(fields))
+	for i, f := range fields {
+		aliases[i] = f.Alias
+		charges[i].Group, charges[i].Subject = l.groupOf(ctx, root, f.Field, oc.Variables)
+	}
+	return aliases, charges
 }
 
 // InterceptField fails a refused top-level field, and charges a declared
@@ -195,26 +250,35 @@ func (l *fieldLimits) InterceptField(ctx context.Context, next graphql.Resolver)
 // chargeField charges one occurrence of typ.field and returns the
 // rate_limited problem when its group refuses it.
 func (l *fieldLimits) chargeField(ctx context.Context, typ string, f *ast.Field, vars map[string]any) error {
+	group, subject := l.groupOf(ctx, typ, f, vars)
+	if group == "" {
+		return nil
+	}
+	_, err := l.charge(ctx, group, subject)
+	return err
+}
+
+// groupOf is the group and subject one occurrence of typ.field is charged
+// to ("" for the group: nothing).
+func (l *fieldLimits) groupOf(ctx context.Context, typ string, f *ast.Field, vars map[string]any) (group, subject string) {
 	c, ok := l.fields[coordinate{typ, f.Name}]
 	if !ok {
 		if typ != "Query" && typ != "Mutation" {
-			return nil
+			return "", ""
 		}
 		c.group = "default"
 	}
-	group := c.group
+	group = c.group
 	if c.groupOf != nil {
 		group = c.groupOf(f.ArgumentMap(vars))
 	}
 	if group == "" {
-		return nil
+		return "", ""
 	}
-	subject := rest.Subject(ctx)
 	if c.perIP {
-		subject = rest.IPSubject(ctx)
+		return group, rest.IPSubject(ctx)
 	}
-	_, err := l.charge(ctx, group, subject)
-	return err
+	return group, rest.Subject(ctx)
 }
 
 // occurrence names a field's place in the document: its response path

@@ -10,7 +10,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -325,7 +324,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
-	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, s.spendCost)
+	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, api.ChargeOperation)
 	// An API key, or else the console's session cookie (sessions.go).
 	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
 	// The CSV exports take the cookie too (the console's download link).
@@ -339,8 +338,10 @@ func (s *Server) routes() http.Handler {
 	// Every response carries the cost budget's RateLimit-* headers
 	// (graphQLResponses, first, so that refusals do too; authentication,
 	// which reads only headers, before the body limit, so that a refusal
-	// of the body reports the caller's budget).
-	r.With(graphQLResponses(s.spendCost), api.Authenticate(false), sessions.authenticate, graphQLSubject,
+	// of the body reports the caller's budget). A key served from memory is
+	// confirmed in the operation's Redis round trip (costLimit), or by
+	// graphQLResponses when no operation ran.
+	r.With(graphQLResponses(api.ChargeOperation, ps), api.AuthenticateDeferred(false), sessions.authenticate, graphQLSubject,
 		graphQLBodyLimit(ps), api.Idempotent).Method(http.MethodPost, "/graphql", gql)
 
 	// MCP (mcp.go) and the documents for agents (agents.go).
@@ -364,21 +365,6 @@ func (s *Server) routes() http.Handler {
 	r.Get(apidocsAssets+"*", docFiles.ServeHTTP)
 	r.Head(apidocsAssets+"*", docFiles.ServeHTTP)
 	return r
-}
-
-// spendCost spends cost from subject's GraphQL cost budget (costBudget).
-// When Redis cannot be asked the operation runs (fail open, as every rate
-// limit): the error is logged, and the Result is nil.
-func (s *Server) spendCost(ctx context.Context, subject string, cost int) (*ratelimit.Result, error) {
-	res, err := s.Limiter.Spend(ctx, "graphql_cost", subject, cost, costBudget)
-	if err != nil {
-		if !errors.Is(err, ratelimit.ErrUnavailable) {
-			s.Log.ErrorContext(ctx, "graphql cost budget check failed; allowing the operation",
-				"error", err, "correlation_id", rest.CorrelationID(ctx))
-		}
-		return nil, err
-	}
-	return &res, nil
 }
 
 // allowedMethods lists the methods the router accepts on path.
