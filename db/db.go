@@ -40,11 +40,18 @@ type DB struct {
 
 // queryCounter counts the statements sent on the pool's connections (bun's
 // and River's included): tests prove query budgets with it.
-type queryCounter struct{ n, prepares atomic.Int64 }
+type queryCounter struct {
+	n, prepares atomic.Int64
+	// watch, when set, sees the SQL of every counted statement (tests).
+	watch atomic.Pointer[func(sql string)]
+}
 
-func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	if ctx.Value(untracedKey{}) == nil {
 		c.n.Add(1)
+		if w := c.watch.Load(); w != nil {
+			(*w)(d.SQL)
+		}
 	}
 	return ctx
 }
@@ -71,6 +78,14 @@ func (c *queryCounter) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrep
 
 // Queries is how many statements the pool has sent since it opened.
 func (d *DB) Queries() int64 { return d.queries.n.Load() }
+
+// WatchStatements calls fn with the SQL of every statement counted by
+// Queries until stop is called (tests: which query a path took). fn must
+// be safe for concurrent use.
+func (d *DB) WatchStatements(fn func(sql string)) (stop func()) {
+	d.queries.watch.Store(&fn)
+	return func() { d.queries.watch.Store(nil) }
+}
 
 // Prepares is how many statements the pool has prepared since it opened.
 func (d *DB) Prepares() int64 { return d.queries.prepares.Load() }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/uptrace/bun"
 	"github.com/vikstrous/dataloadgen"
 
@@ -89,7 +90,50 @@ func (x listingResolver) AllReviews(ctx context.Context, obj *model.Listing, fir
 
 // Listings is viewer.listings.
 func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
-	return x.ListingsConnection(ctx, first, after, status, query)
+	lean := nodesSelectOnly(ctx, "ListingConnection", "ListingEdge", []string{"Listing", "Node"}, leanListingFields)
+	return x.ListingsConnection(ctx, first, after, status, query, lean)
+}
+
+// leanListingFields are the Listing fields made of none of the columns a
+// lean page leaves out (the description, the checkout schema, the
+// metadata): a connection whose nodes select only these reads the lean
+// page. Every other field reads the full one, so a field added to the
+// schema is served right until it is classified here
+// (TestLeanListingFieldsClassifyTheSchema).
+var leanListingFields = map[string]bool{
+	"__typename": true, "object": true, "id": true, "title": true, "price": true, "pricing": true, "suggestedPrice": true,
+	"maximumPrice": true, "currency": true, "slug": true, "status": true, "url": true, "checkoutUrl": true,
+	"coverUrl": true, "coverBlur": true, "fulfillment": true, "externalDelivery": true, "deliverables": true,
+	"utmSource": true, "utmMedium": true, "utmCampaign": true, "license": true, "access": true, "billing": true,
+	"interval": true, "trialDays": true, "readiness": true, "reviews": true, "allReviews": true, "createdAt": true, "updatedAt": true, "publishedAt": true,
+}
+
+// nodesSelectOnly reports whether the connection field being resolved
+// selects, on its edges' nodes, only fields in allowed (fragments
+// expanded, @skip and @include applied). Outside an operation it reports
+// false.
+func nodesSelectOnly(ctx context.Context, connection, edge string, node []string, allowed map[string]bool) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || !graphql.HasOperationContext(ctx) {
+		return false
+	}
+	oc := graphql.GetOperationContext(ctx)
+	for _, e := range graphql.CollectFields(oc, fc.Field.Selections, []string{connection}) {
+		if e.Name != "edges" {
+			continue
+		}
+		for _, n := range graphql.CollectFields(oc, e.Selections, []string{edge}) {
+			if n.Name != "node" {
+				continue
+			}
+			for _, f := range graphql.CollectFields(oc, n.Selections, node) {
+				if !allowed[f.Name] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // SetDeliverables is the GraphQL form of PUT /v1/listings/{id}/deliverables.

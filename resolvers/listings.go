@@ -638,15 +638,30 @@ ORDER BY l.id DESC
 LIMIT $4`
 
 // The columns of a page: a summary's (REST list items), or every column
-// (GraphQL nodes are full listings). The summary leaves the JSON columns
-// out: decoding them is most of a page's cost.
+// (GraphQL nodes are full listings), or every column but the description
+// and the JSON ones, read as NULL (GraphQL nodes that select none of the
+// fields made of them: leanListingFields). The summary and the lean page
+// leave the JSON columns out: decoding them is most of a page's cost.
 var (
+	listingLeanPageQuery = fmt.Sprintf(listingsPageQuery,
+		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
+       l.billing, l.billing_interval, l.trial_days, l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, NULL::text, l.cover_key, l.cover_blur, l.external_delivery, NULL::jsonb, l.utm_source, l.utm_medium,
+       l.utm_campaign, NULL::jsonb, l.updated_at`)
 	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery,
 		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled")
 	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
 		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
        l.billing, l.billing_interval, l.trial_days, l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
        l.utm_campaign, l.metadata, l.updated_at`)
+)
+
+// pageColumns chooses the columns of a page of listings.
+type pageColumns int
+
+const (
+	summaryColumns pageColumns = iota // a REST list item's
+	leanColumns                       // a full listing's but the description and the JSON ones (NULL)
+	fullColumns                       // a full listing's
 )
 
 func validStatus(s string) bool {
@@ -659,7 +674,7 @@ func validStatus(s string) bool {
 // query is the search box: listings whose title contains it.
 // Errors: authentication_error, validation_error (limit, cursor, status,
 // query).
-func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string, full bool, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
+func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string, columns pageColumns, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, nil, err
@@ -683,8 +698,11 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 		}
 		title = search.Contains(text)
 	}
-	sql := listingSummaryPageQuery
-	if full {
+	sql, full := listingSummaryPageQuery, columns != summaryColumns
+	switch columns {
+	case leanColumns:
+		sql = listingLeanPageQuery
+	case fullColumns:
 		sql = listingFullPageQuery
 	}
 	rows, err := r.DB.Pool.Query(ctx, sql, p.AccountID, pg.after, st, pg.limit+1, title)
@@ -728,7 +746,7 @@ func renameParam(err error, names map[string]string) error {
 // Listings lists the caller's listings (summaries), newest first. Errors:
 // authentication_error, validation_error (limit, cursor, status).
 func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string) (*model.ListingList, error) {
-	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, query, false, "limit", "cursor")
+	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, query, summaryColumns, "limit", "cursor")
 	if err != nil {
 		return nil, err
 	}
@@ -741,9 +759,15 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 
 // ListingsConnection is viewer.listings in GraphQL: the same page as
 // Listings, as a Relay connection of full listings; their deliverables come
-// from the dataloader. Errors: as Listings, with params first and after.
-func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
-	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, query, true, "first", "after")
+// from the dataloader. With lean set, the nodes' description, checkout
+// schema and metadata are left empty (the caller selected none of them:
+// leanListingFields). Errors: as Listings, with params first and after.
+func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus, query *string, lean bool) (*model.ListingConnection, error) {
+	columns := fullColumns
+	if lean {
+		columns = leanColumns
+	}
+	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, query, columns, "first", "after")
 	if err != nil {
 		return nil, err
 	}
