@@ -26,31 +26,43 @@ func validOrderStatus(s string) bool {
 	return false
 }
 
-// orderRead is what a page of orders reads: its columns of the orders table
-// and where a row's values go, in the same order.
-type orderRead struct {
+// orderRead is what a page of orders reads into rows of type T: its
+// columns of the orders table, where a row's values go (in the same
+// order), and the row's id.
+type orderRead[T any] struct {
 	columns string
-	dest    func(o *db.Order, d []any) []any
+	dest    func(o *T, d []any) []any
+	id      func(o *T) string
 }
 
-// orderSummaryRead reads what an order summary shows (REST's list).
-var orderSummaryRead = orderRead{
+// orderSummaryRow is an order summary as REST's page reads it: the model
+// itself, and the columns that become its discount and billing reason.
+type orderSummaryRow struct {
+	model.OrderSummary
+	discountID, discountCode, billingReason *string
+	discountAmount                          *int64
+}
+
+// orderSummaryRead reads REST's summaries straight into the model.
+var orderSummaryRead = orderRead[orderSummaryRow]{
 	columns: `id, listing_id, buyer_email, subtotal, discount_id, discount_code, discount_amount, amount, currency, status,
 		payment_status, content_type, created_at, paid_at, membership_id, billing_reason`,
-	dest: func(o *db.Order, d []any) []any {
-		return append(d, &o.ID, &o.ListingID, &o.BuyerEmail, &o.Subtotal, &o.DiscountID, &o.DiscountCode, &o.DiscountAmount, &o.Amount, &o.Currency, &o.Status,
-			&o.PaymentStatus, &o.ContentType, &o.CreatedAt, &o.PaidAt, &o.MembershipID, &o.BillingReason)
+	dest: func(o *orderSummaryRow, d []any) []any {
+		return append(d, &o.ID, &o.ListingID, &o.BuyerEmail, &o.Subtotal, &o.discountID, &o.discountCode, &o.discountAmount, &o.Amount,
+			&o.Currency, (*string)(&o.Status), (*string)(&o.PaymentStatus), (*string)(&o.ContentType), &o.CreatedAt, &o.PaidAt,
+			&o.MembershipID, &o.billingReason)
 	},
+	id: func(o *orderSummaryRow) string { return o.ID },
 }
 
 // orderFullRead reads the whole order (GraphQL's connection).
-var orderFullRead = orderRead{columns: db.OrderColumns, dest: (*db.Order).ScanDest}
+var orderFullRead = orderRead[db.Order]{columns: db.OrderColumns, dest: (*db.Order).ScanDest, id: func(o *db.Order) string { return o.ID }}
 
 // ordersPage reads a keyset page of the caller's orders with the filters,
 // the columns of read, in one statement through pgx (the rows are scanned
 // with no reflection per column: issue 27 item 3). Errors:
 // validation_error (limit, cursor, status, listing, membership, query).
-func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f model.OrderFilter, read orderRead) ([]*db.Order, bool, *string, error) {
+func ordersPage[T any](ctx context.Context, r *Resolver, limit *int, cursor *string, f model.OrderFilter, read orderRead[T]) ([]*T, bool, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, err
@@ -78,15 +90,14 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	}
 	defer rs.Close()
 	// One allocation for the page's rows, one destination slice for all.
-	buf := make([]db.Order, pg.limit+1)
-	rows := make([]*db.Order, 0, pg.limit+1)
+	buf := make([]T, pg.limit+1)
+	rows := make([]*T, 0, pg.limit+1)
 	dest := make([]any, 0, 48)
 	for rs.Next() {
 		if len(rows) == len(buf) {
 			break // LIMIT bounds it; never more than buf holds
 		}
 		o := &buf[len(rows)]
-		o.AccountID = p.AccountID
 		if err := rs.Scan(read.dest(o, dest[:0])...); err != nil {
 			return nil, false, nil, fmt.Errorf("list orders: %w", err)
 		}
@@ -95,7 +106,7 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	if err := rs.Err(); err != nil {
 		return nil, false, nil, fmt.Errorf("list orders: %w", err)
 	}
-	rows, more, next := trim(rows, pg.limit, func(o *db.Order) string { return o.ID })
+	rows, more, next := trim(rows, pg.limit, read.id)
 	return rows, more, next, nil
 }
 
@@ -210,16 +221,21 @@ func customerFilter(q *bun.SelectQuery, f model.CustomerFilter) (*bun.SelectQuer
 // Orders lists the caller's orders (summaries), newest first. Errors:
 // validation_error (limit, cursor, status, listing, membership, query).
 func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f model.OrderFilter) (*model.OrderList, error) {
-	rows, more, next, err := r.ordersPage(ctx, limit, cursor, f, orderSummaryRead)
+	rows, more, next, err := ordersPage(ctx, r, limit, cursor, f, orderSummaryRead)
 	if err != nil {
 		return nil, err
 	}
 	out := &model.OrderList{Object: "list", Data: make([]*model.OrderSummary, len(rows)), HasMore: more, NextCursor: next}
 	for i, o := range rows {
-		out.Data[i] = &model.OrderSummary{Object: "order", ID: o.ID, ListingID: o.ListingID, BuyerEmail: o.BuyerEmail,
-			Subtotal: o.Subtotal, Discount: orderDiscount(o), Amount: o.Amount, Currency: o.Currency, Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus),
-			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
-			MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
+		m := &o.OrderSummary
+		m.Object = "order"
+		m.Discount = discountOf(o.discountID, o.discountCode, o.discountAmount)
+		m.CreatedAt = m.CreatedAt.UTC()
+		if m.PaidAt != nil {
+			*m.PaidAt = m.PaidAt.UTC() // pgx scanned it into a time of its own
+		}
+		m.BillingReason = (*model.BillingReason)(o.billingReason)
+		out.Data[i] = m
 	}
 	return out, nil
 }
@@ -227,7 +243,7 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 // OrdersConnection is viewer.orders in GraphQL: full orders; their
 // listings and customers come from dataloaders.
 func (r *Resolver) OrdersConnection(ctx context.Context, first *int, after *string, f model.OrderFilter) (*model.OrderConnection, error) {
-	rows, more, _, err := r.ordersPage(ctx, first, after, f, orderFullRead)
+	rows, more, _, err := ordersPage(ctx, r, first, after, f, orderFullRead)
 	if err != nil {
 		return nil, err
 	}
