@@ -44,7 +44,7 @@ func (r *Resolver) OrderExport(ctx context.Context, f model.OrderFilter) (iter.S
 	if err != nil {
 		return nil, err
 	}
-	if _, err := orderFilter(r.DB.NewSelect(), f); err != nil {
+	if err := orderConditions(f, func(string, any) {}); err != nil {
 		return nil, err
 	}
 	size := r.exportPageSize()
@@ -61,7 +61,7 @@ func (r *Resolver) OrderExport(ctx context.Context, f model.OrderFilter) (iter.S
 			if after != "" {
 				q = q.Where("o.id > ?", after)
 			}
-			q, _ = orderFilter(q, f) // checked above
+			_ = orderConditions(f, func(cond string, arg any) { q = q.Where(cond, arg) }) // checked above
 			if err := q.Scan(ctx); err != nil {
 				yield(nil, fmt.Errorf("export orders: %w", err))
 				return

@@ -939,10 +939,16 @@ func (r *Resolver) Order(ctx context.Context, id string) (*model.Order, error) {
 // orderDiscount is the discount an order carries, nil when no code was
 // applied.
 func orderDiscount(o *db.Order) *model.OrderDiscount {
-	if o.DiscountID == nil || o.DiscountCode == nil || o.DiscountAmount == nil {
+	return discountOf(o.DiscountID, o.DiscountCode, o.DiscountAmount)
+}
+
+// discountOf is an order's discount from its three columns (nil unless
+// all three are set).
+func discountOf(id, code *string, amount *int64) *model.OrderDiscount {
+	if id == nil || code == nil || amount == nil {
 		return nil
 	}
-	return &model.OrderDiscount{ID: *o.DiscountID, Code: *o.DiscountCode, Amount: *o.DiscountAmount}
+	return &model.OrderDiscount{ID: *id, Code: *code, Amount: *amount}
 }
 
 func toOrderModel(o *db.Order) *model.Order {

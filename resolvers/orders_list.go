@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,10 +26,43 @@ func validOrderStatus(s string) bool {
 	return false
 }
 
-// ordersPage reads a keyset page of the caller's orders with the filters.
-// Errors: validation_error (limit, cursor, status, listing, membership,
-// query).
-func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f model.OrderFilter, columns ...string) ([]*db.Order, bool, *string, error) {
+// orderRead is what a page of orders reads into rows of type T: its
+// columns of the orders table, where a row's values go (in the same
+// order), and the row's id.
+type orderRead[T any] struct {
+	columns string
+	dest    func(o *T, d []any) []any
+	id      func(o *T) string
+}
+
+// orderSummaryRow is an order summary as REST's page reads it: the model
+// itself, and the columns that become its discount and billing reason.
+type orderSummaryRow struct {
+	model.OrderSummary
+	discountID, discountCode, billingReason *string
+	discountAmount                          *int64
+}
+
+// orderSummaryRead reads REST's summaries straight into the model.
+var orderSummaryRead = orderRead[orderSummaryRow]{
+	columns: `id, listing_id, buyer_email, subtotal, discount_id, discount_code, discount_amount, amount, currency, status,
+		payment_status, content_type, created_at, paid_at, membership_id, billing_reason`,
+	dest: func(o *orderSummaryRow, d []any) []any {
+		return append(d, &o.ID, &o.ListingID, &o.BuyerEmail, &o.Subtotal, &o.discountID, &o.discountCode, &o.discountAmount, &o.Amount,
+			&o.Currency, (*string)(&o.Status), (*string)(&o.PaymentStatus), (*string)(&o.ContentType), &o.CreatedAt, &o.PaidAt,
+			&o.MembershipID, &o.billingReason)
+	},
+	id: func(o *orderSummaryRow) string { return o.ID },
+}
+
+// orderFullRead reads the whole order (GraphQL's connection).
+var orderFullRead = orderRead[db.Order]{columns: db.OrderColumns, dest: (*db.Order).ScanDest, id: func(o *db.Order) string { return o.ID }}
+
+// ordersPage reads a keyset page of the caller's orders with the filters,
+// the columns of read, in one statement through pgx (the rows are scanned
+// with no reflection per column: issue 27 item 3). Errors:
+// validation_error (limit, cursor, status, listing, membership, query).
+func ordersPage[T any](ctx context.Context, r *Resolver, limit *int, cursor *string, f model.OrderFilter, read orderRead[T]) ([]*T, bool, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, err
@@ -37,68 +71,119 @@ func (r *Resolver) ordersPage(ctx context.Context, limit *int, cursor *string, f
 	if err != nil {
 		return nil, false, nil, err
 	}
-	var rows []*db.Order
-	q := r.DB.NewSelect().Model(&rows).Where("account_id = ?", p.AccountID).OrderExpr("id DESC").Limit(int64(pg.limit + 1))
-	if len(columns) > 0 {
-		q = q.Column(columns...)
-	}
+	w := pgWhere{sql: make([]byte, 0, 256), args: make([]any, 0, 8)}
+	w.sql = append(w.sql, "SELECT "...)
+	w.sql = append(w.sql, read.columns...)
+	w.sql = append(w.sql, " FROM orders WHERE"...)
+	w.and("account_id = ?", p.AccountID)
 	if pg.after != "" {
-		q = q.Where("id < ?", pg.after)
+		w.and("id < ?", pg.after)
 	}
-	if q, err = orderFilter(q, f); err != nil {
+	if err := orderConditions(f, w.and); err != nil {
 		return nil, false, nil, err
 	}
-	if err := q.Scan(ctx); err != nil {
+	w.sql = append(w.sql, " ORDER BY id DESC LIMIT "...)
+	w.sql = strconv.AppendInt(w.sql, int64(pg.limit+1), 10)
+	rs, err := r.DB.Pool.Query(ctx, string(w.sql), w.args...)
+	if err != nil {
 		return nil, false, nil, fmt.Errorf("list orders: %w", err)
 	}
-	rows, more, next := trim(rows, pg.limit, func(o *db.Order) string { return o.ID })
+	defer rs.Close()
+	// One allocation for the page's rows, one destination slice for all.
+	buf := make([]T, pg.limit+1)
+	rows := make([]*T, 0, pg.limit+1)
+	dest := make([]any, 0, 48)
+	for rs.Next() {
+		if len(rows) == len(buf) {
+			break // LIMIT bounds it; never more than buf holds
+		}
+		o := &buf[len(rows)]
+		if err := rs.Scan(read.dest(o, dest[:0])...); err != nil {
+			return nil, false, nil, fmt.Errorf("list orders: %w", err)
+		}
+		rows = append(rows, o)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, false, nil, fmt.Errorf("list orders: %w", err)
+	}
+	rows, more, next := trim(rows, pg.limit, read.id)
 	return rows, more, next, nil
 }
 
-// orderFilter adds the filters of GET /v1/orders to q (the list and the
-// export share them). Errors: validation_error (status, listing,
-// membership, query).
-func orderFilter(q *bun.SelectQuery, f model.OrderFilter) (*bun.SelectQuery, error) {
+// pgWhere builds a statement for pgx from conditions written with one ?
+// each (as bun takes them): each ? becomes the next $n and its argument
+// joins args.
+type pgWhere struct {
+	sql   []byte
+	args  []any
+	after bool // a condition is written: the next one starts with AND
+}
+
+// and adds cond, whose one ? stands for arg.
+func (w *pgWhere) and(cond string, arg any) {
+	if w.after {
+		w.sql = append(w.sql, " AND "...)
+	} else {
+		w.sql = append(w.sql, ' ')
+	}
+	w.after = true
+	w.args = append(w.args, arg)
+	before, after, ok := strings.Cut(cond, "?")
+	if !ok || strings.Contains(after, "?") {
+		panic("pgWhere: a condition needs exactly one ?: " + cond)
+	}
+	w.sql = append(w.sql, before...)
+	w.sql = append(w.sql, '$')
+	w.sql = strconv.AppendInt(w.sql, int64(len(w.args)), 10)
+	w.sql = append(w.sql, after...)
+}
+
+// orderConditions calls where with each condition the filters of GET
+// /v1/orders put on the orders table, written with one ? for its argument:
+// the one definition of the filters, which the list (pgx, pgWhere) and
+// the export (bun's Where) both take. Errors: validation_error (status,
+// listing, membership, query).
+func orderConditions(f model.OrderFilter, where func(cond string, arg any)) error {
 	if f.Status != nil {
 		if !validOrderStatus(strings.ToLower(string(*f.Status))) {
-			return nil, problem.Validation("status", "status must be pending, paid, fulfilled, canceled, failed or refunded")
+			return problem.Validation("status", "status must be pending, paid, fulfilled, canceled, failed or refunded")
 		}
-		q = q.Where("status = ?", strings.ToLower(string(*f.Status)))
+		where("status = ?", strings.ToLower(string(*f.Status)))
 	}
 	if f.ListingID != nil {
 		if !db.ValidID("lst", *f.ListingID) {
-			return nil, problem.Validation("listing", "listing must be a listing id (lst_…)")
+			return problem.Validation("listing", "listing must be a listing id (lst_…)")
 		}
-		q = q.Where("listing_id = ?", *f.ListingID)
+		where("listing_id = ?", *f.ListingID)
 	}
 	if f.BuyerEmail != nil {
-		q = q.Where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
+		where("lower(buyer_email) = lower(?)", *f.BuyerEmail)
 	}
 	if f.MembershipID != nil {
 		if !db.ValidID("mem", *f.MembershipID) {
-			return nil, problem.Validation("membership", "membership must be a membership id (mem_…)")
+			return problem.Validation("membership", "membership must be a membership id (mem_…)")
 		}
-		q = q.Where("membership_id = ?", *f.MembershipID)
+		where("membership_id = ?", *f.MembershipID)
 	}
 	if f.Query != nil {
 		text, err := searchQuery(*f.Query)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if db.ValidID("ord", text) {
-			q = q.Where("id = ?", text)
+			where("id = ?", text)
 		} else {
 			// LIKE's escape character is \ by default (search.Contains).
-			q = q.Where("buyer_email ILIKE ?", search.Contains(text))
+			where("buyer_email ILIKE ?", search.Contains(text))
 		}
 	}
 	if f.CreatedAfter != nil {
-		q = q.Where("created_at > ?", *f.CreatedAfter)
+		where("created_at > ?", *f.CreatedAfter)
 	}
 	if f.CreatedBefore != nil {
-		q = q.Where("created_at < ?", *f.CreatedBefore)
+		where("created_at < ?", *f.CreatedBefore)
 	}
-	return q, nil
+	return nil
 }
 
 // searchQuery is the trimmed search box text. Errors: validation_error
@@ -136,18 +221,21 @@ func customerFilter(q *bun.SelectQuery, f model.CustomerFilter) (*bun.SelectQuer
 // Orders lists the caller's orders (summaries), newest first. Errors:
 // validation_error (limit, cursor, status, listing, membership, query).
 func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f model.OrderFilter) (*model.OrderList, error) {
-	rows, more, next, err := r.ordersPage(ctx, limit, cursor, f,
-		"id", "listing_id", "buyer_email", "subtotal", "discount_id", "discount_code", "discount_amount", "amount", "currency", "status", "payment_status", "content_type", "created_at", "paid_at",
-		"membership_id", "billing_reason")
+	rows, more, next, err := ordersPage(ctx, r, limit, cursor, f, orderSummaryRead)
 	if err != nil {
 		return nil, err
 	}
 	out := &model.OrderList{Object: "list", Data: make([]*model.OrderSummary, len(rows)), HasMore: more, NextCursor: next}
 	for i, o := range rows {
-		out.Data[i] = &model.OrderSummary{Object: "order", ID: o.ID, ListingID: o.ListingID, BuyerEmail: o.BuyerEmail,
-			Subtotal: o.Subtotal, Discount: orderDiscount(o), Amount: o.Amount, Currency: o.Currency, Status: model.OrderStatus(o.Status), PaymentStatus: model.PaymentStatus(o.PaymentStatus),
-			ContentType: model.OrderContentType(o.ContentType), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
-			MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
+		m := &o.OrderSummary
+		m.Object = "order"
+		m.Discount = discountOf(o.discountID, o.discountCode, o.discountAmount)
+		m.CreatedAt = m.CreatedAt.UTC()
+		if m.PaidAt != nil {
+			*m.PaidAt = m.PaidAt.UTC() // pgx scanned it into a time of its own
+		}
+		m.BillingReason = (*model.BillingReason)(o.billingReason)
+		out.Data[i] = m
 	}
 	return out, nil
 }
@@ -155,7 +243,7 @@ func (r *Resolver) Orders(ctx context.Context, limit *int, cursor *string, f mod
 // OrdersConnection is viewer.orders in GraphQL: full orders; their
 // listings and customers come from dataloaders.
 func (r *Resolver) OrdersConnection(ctx context.Context, first *int, after *string, f model.OrderFilter) (*model.OrderConnection, error) {
-	rows, more, _, err := r.ordersPage(ctx, first, after, f)
+	rows, more, _, err := ordersPage(ctx, r, first, after, f, orderFullRead)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,9 @@ func TestGraphQLListingsReadOnlyTheColumnsSelected(t *testing.T) {
 		require.Empty(t, res.Errors, "%s", node)
 		var d struct {
 			Viewer struct {
-				Listings struct{ Edges []struct{ Node map[string]any } }
+				Listings struct {
+					Edges []struct{ Node map[string]any }
+				}
 			}
 		}
 		require.NoError(t, json.Unmarshal(res.Data, &d))

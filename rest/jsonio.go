@@ -38,6 +38,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// writeJSONAppended writes what appendJSON appends for v, and a newline,
+// as writeJSON would write v: for the hot responses whose hand-written
+// encoder writes what encoding/json writes (orders_json.go).
+func writeJSONAppended[T any](w http.ResponseWriter, status int, v T, appendJSON func([]byte, T) []byte) {
+	buf := jsonBuffers.Get().(*bytes.Buffer)
+	defer recycleJSONBuffer(buf)
+	buf.Reset()
+	b := append(appendJSON(buf.AvailableBuffer(), v), '\n')
+	buf.Write(b) // no copy when b grew in place
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
 // jsonBuffers holds writeJSON's buffers between responses.
 var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 

@@ -85,7 +85,7 @@ func (a *API) listOrders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSONAppended(w, http.StatusOK, out, appendOrderList)
 	return nil
 }
 

@@ -66,6 +66,43 @@ func TestReadStatementBudgets(t *testing.T) {
 	require.True(t, strings.EqualFold(l["readiness"].(map[string]any)["next"].(string), gl["readiness"].(map[string]any)["next"].(string)))
 }
 
+// The statement budget of the order pages (issue 27 item 3): GET
+// /v1/orders is one statement whatever the page's size and filters, and
+// GraphQL's viewer.orders costs the same for one order as for four.
+func TestOrderPageStatementBudget(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	connectSandbox(t, env, acc.Key)
+	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Budget orders " + testkit.Unique(), "price": 900,
+		"deliverables": []any{map[string]any{"type": "text", "value": "thanks"}}})
+	for i := 0; i < 4; i++ {
+		startCheckout(t, env, l["slug"].(string), url.Values{"email": {uniqueEmail("budget")}})
+	}
+	require.Equal(t, 200, env.Get("/v1/account", acc.Key).Status) // the key's authentication cached
+	statements := func(path string) int64 {
+		time.Sleep(50 * time.Millisecond) // the key's last-used write settled
+		before := env.Server.DB.Queries()
+		res := env.Get(path, acc.Key)
+		require.Equal(t, 200, res.Status, "%s", res.Body)
+		return env.Server.DB.Queries() - before
+	}
+	for _, path := range []string{"/v1/orders?limit=100", "/v1/orders?limit=2", "/v1/orders?status=pending&listing=" + l["id"].(string) +
+		"&buyer_email=x%40example.com&query=budget&created_after=2026-01-01T00:00:00Z&created_before=9999-01-01T00:00:00Z"} {
+		require.Equal(t, int64(1), statements(path), "statements of GET %s", path)
+	}
+
+	query := `query($n: Int) { viewer { orders(first: $n) { edges { node { id status amount access { expiresAt } } } pageInfo { hasNextPage } } } }`
+	cost := func(n int) int64 {
+		time.Sleep(50 * time.Millisecond)
+		before := env.Server.DB.Queries()
+		res := gql(t, env, acc.Key, query, map[string]any{"n": n})
+		require.Empty(t, res.Errors)
+		return env.Server.DB.Queries() - before
+	}
+	require.Equal(t, cost(1), cost(4), "statements of viewer.orders do not grow with the page")
+}
+
 // The service's Redis client speaks RESP2: it uses no push notifications,
 // and under RESP3 go-redis looks for pending pushes around every command
 // (about 7 % of an authenticated GET's CPU in the api-keys profile).
