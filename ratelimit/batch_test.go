@@ -2,7 +2,6 @@ package ratelimit_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,17 +11,6 @@ import (
 	"commerce/ratelimit"
 )
 
-// countingHook counts round trips (a command or a pipeline is one).
-type countingHook struct{ n atomic.Int64 }
-
-func (h *countingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (h *countingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error { h.n.Add(1); return next(ctx, cmd) }
-}
-func (h *countingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error { h.n.Add(1); return next(ctx, cmds) }
-}
-
 // Run asks for the markers, a spend and several checks in one round trip,
 // in order (two checks of one group count two requests), with the results
 // each method alone would give; Undo takes the checks' requests back.
@@ -30,7 +18,7 @@ func TestBatchOneRoundTripAndUndo(t *testing.T) {
 	ctx := context.Background()
 	c := redis.NewClient(client.Options())
 	defer c.Close()
-	hook := &countingHook{}
+	hook := &ratelimit.RoundTrips{}
 	c.AddHook(hook)
 	l := ratelimit.New(c, prefix())
 	g := group(3, time.Minute)
@@ -41,11 +29,11 @@ func TestBatchOneRoundTripAndUndo(t *testing.T) {
 	l.Run(ctx, ratelimit.Batch{Spend: &ratelimit.Spending{Name: "warm", Subject: "s", Cost: 1, Rule: rule},
 		Checks: []ratelimit.Checking{{Group: other, Subject: "warm"}}})
 
-	before := hook.n.Load()
+	before := hook.Count()
 	r := l.Run(ctx, ratelimit.Batch{AccountID: "acct_1", KeyID: "key_1",
 		Spend:  &ratelimit.Spending{Name: "cost", Subject: "key:a", Cost: 60, Rule: rule},
 		Checks: []ratelimit.Checking{{Group: g, Subject: "key:a"}, {Group: g, Subject: "key:a"}, {Group: other, Subject: "key:a"}}})
-	require.Equal(t, int64(1), hook.n.Load()-before, "round trips")
+	require.Equal(t, int64(1), hook.Count()-before, "round trips")
 	require.True(t, r.Revoked)
 	require.NoError(t, r.MarkerErr)
 	require.NoError(t, r.SpendErr)

@@ -1,36 +1,14 @@
 package rest_test
 
 import (
-	"context"
 	"strconv"
-	"sync/atomic"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"commerce/ratelimit"
 	"commerce/testkit"
 )
-
-// roundTrips counts a Redis client's round trips (a go-redis hook: a
-// command or a pipeline is one).
-type roundTrips struct{ n atomic.Int64 }
-
-func (c *roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (c *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmds)
-	}
-}
 
 // A GraphQL operation by a key served from memory makes one Redis round
 // trip, as a REST request does: the key's revocation markers, the cost
@@ -41,7 +19,7 @@ func (c *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 func TestGraphQLOneRedisRoundTrip(t *testing.T) {
 	env := testkit.New(t)
 	acc := env.NewAccount()
-	rt := &roundTrips{}
+	rt := &ratelimit.RoundTrips{}
 	env.Server.Redis.AddHook(rt)
 	for _, c := range []struct{ name, query string }{
 		{"one field", `{ viewer { id } }`},
@@ -51,12 +29,12 @@ func TestGraphQLOneRedisRoundTrip(t *testing.T) {
 	} {
 		// Twice: the first may authenticate from the database.
 		for i := range 2 {
-			before := rt.n.Load()
+			before := rt.Count()
 			r := env.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: acc.Key, Body: map[string]any{"query": c.query}})
 			require.NotEqual(t, 401, r.Status, "%s: %s", c.name, r.Body)
 			require.NotEmpty(t, r.Header.Get("RateLimit-Remaining"), "%s: the budget is reported", c.name)
 			if i == 1 {
-				require.Equal(t, int64(1), rt.n.Load()-before, "%s: Redis round trips", c.name)
+				require.Equal(t, int64(1), rt.Count()-before, "%s: Redis round trips", c.name)
 			}
 		}
 	}

@@ -75,23 +75,8 @@ func newServiceRedis(ctx context.Context, c config, run *ratelimitRun) (*redis.C
 // ratelimitRun counts the limiter's checks and its round trips to Redis
 // (a go-redis hook: a command or a pipeline is one round trip).
 type ratelimitRun struct {
-	checks, roundTrips atomic.Int64
-}
-
-func (c *ratelimitRun) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (c *ratelimitRun) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.roundTrips.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *ratelimitRun) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.roundTrips.Add(1)
-		return next(ctx, cmds)
-	}
+	checks atomic.Int64
+	ratelimit.RoundTrips
 }
 
 // checkRatelimit: one Redis round trip per check (the script loaded, the
@@ -108,8 +93,8 @@ func roundTrips(run *ratelimitRun, name string) verdict {
 		v.state, v.detail = "SKIP", "no checks counted"
 		return v
 	}
-	per := float64(run.roundTrips.Load()) / float64(run.checks.Load())
+	per := float64(run.Count()) / float64(run.checks.Load())
 	v.state = passFail(per <= 1.01)
-	v.detail = fmt.Sprintf("%.3f (%d round trips for %d checks), want 1", per, run.roundTrips.Load(), run.checks.Load())
+	v.detail = fmt.Sprintf("%.3f (%d round trips for %d checks), want 1", per, run.Count(), run.checks.Load())
 	return v
 }
