@@ -28,10 +28,9 @@ EMAIL="bench@example.com"
 READY_TIMEOUT=30 # seconds for the service to answer /readyz
 
 log() { echo "bench: $*" >&2; }
-die() {
-  log "error: $*"
-  exit 1
-}
+# die, free_port
+# shellcheck source=lib/common.sh
+source scripts/lib/common.sh
 
 # as_duration VALUE: VALUE as a Go duration ("10" → "10s").
 as_duration() {
@@ -39,18 +38,6 @@ as_duration() {
     *[!0-9]*) echo "$1" ;;
     *) echo "${1}s" ;;
   esac
-}
-
-# free_port: a TCP port in 20000-32767 on which nothing answers on 127.0.0.1.
-free_port() {
-  local port
-  while true; do
-    port=$((20000 + RANDOM % 12768))
-    if ! (: >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
 }
 
 command -v curl >/dev/null || die "curl is needed (apt-get install curl)"

@@ -1,5 +1,5 @@
 # Helpers shared by the service scripts (services.sh, cluster.sh, failover.sh,
-# pgbouncer.sh). Source it after defining log(), which prefixes messages with
+# pgbouncer.sh, bench.sh). Source it after defining log(), which prefixes messages with
 # the script's name.
 
 die() {
