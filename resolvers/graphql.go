@@ -88,10 +88,21 @@ func (x listingResolver) AllReviews(ctx context.Context, obj *model.Listing, fir
 	return x.ReviewsConnection(ctx, obj.ID, first, after)
 }
 
-// Listings is viewer.listings.
+// Listings is viewer.listings: the page reads the columns its nodes'
+// selection is made of, and the seller's facts (an account read) only when
+// the nodes select their readiness.
 func (x accountResolver) Listings(ctx context.Context, obj *model.Account, first *int, after *string, status *model.ListingStatus, query *string) (*model.ListingConnection, error) {
-	lean := nodesSelectOnly(ctx, "ListingConnection", "ListingEdge", []string{"Listing", "Node"}, leanListingFields)
-	return x.ListingsConnection(ctx, first, after, status, query, lean)
+	columns, facts := FullColumns, true
+	if fields, ok := nodeFields(ctx, "ListingConnection", "ListingEdge", []string{"Listing", "Node"}); ok {
+		switch {
+		case onlyIn(fields, summaryListingFields):
+			columns = SummaryColumns
+		case onlyIn(fields, leanListingFields):
+			columns = LeanColumns
+		}
+		facts = fields["readiness"]
+	}
+	return x.ListingsConnection(ctx, first, after, status, query, columns, facts)
 }
 
 // leanListingFields are the Listing fields made of none of the columns a
@@ -108,16 +119,67 @@ var leanListingFields = map[string]bool{
 	"interval": true, "trialDays": true, "readiness": true, "reviews": true, "allReviews": true, "createdAt": true, "updatedAt": true, "publishedAt": true,
 }
 
-// nodesSelectOnly reports whether the connection field being resolved
-// selects, on its edges' nodes, only fields in allowed (fragments
-// expanded, @skip and @include applied). Outside an operation it reports
-// false.
-func nodesSelectOnly(ctx context.Context, connection, edge string, node []string, allowed map[string]bool) bool {
+// summaryListingFields are the Listing fields made of the summary page's
+// columns (a REST list item's and updated_at) or loaded by the listing's
+// id (deliverables, reviews): a connection whose nodes select only these
+// reads the summary page. A subset of leanListingFields
+// (TestLeanListingFieldsClassifyTheSchema).
+var summaryListingFields = map[string]bool{
+	"__typename": true, "object": true, "id": true, "title": true, "price": true, "pricing": true, "currency": true,
+	"slug": true, "status": true, "url": true, "checkoutUrl": true, "fulfillment": true, "deliverables": true,
+	"reviews": true, "allReviews": true, "createdAt": true, "updatedAt": true, "publishedAt": true,
+}
+
+// accountRowlessFields are the Account fields not made of the account's
+// row: its id and the connections and figures that read their own tables.
+// A viewer whose selection holds only these is not read.
+var accountRowlessFields = map[string]bool{
+	"__typename": true, "object": true, "id": true, "analytics": true, "apiKeys": true, "discounts": true,
+	"licenseKeys": true, "listings": true, "membershipStats": true, "memberships": true, "orders": true,
+	"customers": true, "webhooks": true, "events": true,
+}
+
+// Viewer is Query.viewer: the caller's account, read only when the
+// selection holds a field made of its row (a page of listings or orders
+// alone costs no account read; the key's authentication has found the
+// account).
+func (x queryResolver) Viewer(ctx context.Context) (*model.Account, error) {
+	if fields, ok := selectedFields(ctx, []string{"Account", "Node"}); ok && onlyIn(fields, accountRowlessFields) {
+		p, err := caller(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &model.Account{Object: "account", ID: p.AccountID}, nil
+	}
+	return x.Resolver.Viewer(ctx)
+}
+
+// selectedFields are the names of the fields that the field being resolved
+// selects on an object satisfying types (fragments expanded, @skip and
+// @include applied). Outside an operation ok is false.
+func selectedFields(ctx context.Context, types []string) (map[string]bool, bool) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || fc.Field.Field == nil || !graphql.HasOperationContext(ctx) {
-		return false
+		return nil, false
 	}
 	oc := graphql.GetOperationContext(ctx)
+	out := map[string]bool{}
+	for _, f := range graphql.CollectFields(oc, fc.Field.Selections, types) {
+		out[f.Name] = true
+	}
+	return out, true
+}
+
+// nodeFields are the names of the fields that the connection field being
+// resolved selects on its edges' nodes (fragments expanded, @skip and
+// @include applied). Outside an operation ok is false.
+func nodeFields(ctx context.Context, connection, edge string, node []string) (map[string]bool, bool) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || fc.Field.Field == nil || !graphql.HasOperationContext(ctx) {
+		return nil, false
+	}
+	oc := graphql.GetOperationContext(ctx)
+	out := map[string]bool{}
 	for _, e := range graphql.CollectFields(oc, fc.Field.Selections, []string{connection}) {
 		if e.Name != "edges" {
 			continue
@@ -127,10 +189,18 @@ func nodesSelectOnly(ctx context.Context, connection, edge string, node []string
 				continue
 			}
 			for _, f := range graphql.CollectFields(oc, n.Selections, node) {
-				if !allowed[f.Name] {
-					return false
-				}
+				out[f.Name] = true
 			}
+		}
+	}
+	return out, true
+}
+
+// onlyIn reports whether every name in fields is in allowed.
+func onlyIn(fields, allowed map[string]bool) bool {
+	for name := range fields {
+		if !allowed[name] {
+			return false
 		}
 	}
 	return true

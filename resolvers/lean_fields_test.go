@@ -26,4 +26,12 @@ func TestLeanListingFieldsClassifyTheSchema(t *testing.T) {
 			require.NotNil(t, def.Fields.ForName(name), "leanListingFields names %s, which Listing does not have", name)
 		}
 	}
+	for name := range summaryListingFields {
+		require.True(t, leanListingFields[name], "summaryListingFields names %s, which is not lean", name)
+	}
+	for name := range accountRowlessFields {
+		if name != "__typename" {
+			require.NotNil(t, graph.NewExecutableSchema(graph.Config{Resolvers: (&Resolver{}).Root()}).Schema().Types["Account"].Fields.ForName(name), "accountRowlessFields names %s, which Account does not have", name)
+		}
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
 	"commerce/db"
@@ -637,31 +636,35 @@ WHERE l.account_id = $1 AND l.deleted_at IS NULL AND ($2 = '' OR l.id < $2) AND 
 ORDER BY l.id DESC
 LIMIT $4`
 
-// The columns of a page: a summary's (REST list items), or every column
-// (GraphQL nodes are full listings), or every column but the description
-// and the JSON ones, read as NULL (GraphQL nodes that select none of the
-// fields made of them: leanListingFields). The summary and the lean page
-// leave the JSON columns out: decoding them is most of a page's cost.
-var (
-	listingLeanPageQuery = fmt.Sprintf(listingsPageQuery,
-		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
+// The columns of a page: a summary's (REST list items, and GraphQL nodes
+// that select only summaryListingFields), or every column (GraphQL nodes
+// are full listings), or every column but the description and the JSON
+// ones, read as NULL (GraphQL nodes that select none of the fields made of
+// them: leanListingFields). The summary and the lean page leave the JSON
+// columns out: decoding them is most of a page's cost.
+const (
+	listingSummaryColumns = "l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled, l.updated_at"
+	listingLeanColumns    = listingSummaryColumns + `,
        l.billing, l.billing_interval, l.trial_days, l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, NULL::text, l.cover_key, l.cover_blur, l.external_delivery, NULL::jsonb, l.utm_source, l.utm_medium,
-       l.utm_campaign, NULL::jsonb, l.updated_at`)
-	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery,
-		"l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled")
-	listingFullPageQuery = fmt.Sprintf(listingsPageQuery,
-		`l.id, l.title, l.price, l.pricing, l.slug, l.status, l.deliverables_count, l.created_at, l.published_at, l.license_enabled,
+       l.utm_campaign, NULL::jsonb`
+	listingFullColumns = listingSummaryColumns + `,
        l.billing, l.billing_interval, l.trial_days, l.license_activation_limit, l.license_expires_after_days, l.license_key_prefix, l.access_download_limit, l.access_days, l.suggested_price, l.maximum_price, l.description, l.cover_key, l.cover_blur, l.external_delivery, l.checkout_schema, l.utm_source, l.utm_medium,
-       l.utm_campaign, l.metadata, l.updated_at`)
+       l.utm_campaign, l.metadata`
 )
 
-// pageColumns chooses the columns of a page of listings.
-type pageColumns int
+var (
+	listingSummaryPageQuery = fmt.Sprintf(listingsPageQuery, listingSummaryColumns)
+	listingLeanPageQuery    = fmt.Sprintf(listingsPageQuery, listingLeanColumns)
+	listingFullPageQuery    = fmt.Sprintf(listingsPageQuery, listingFullColumns)
+)
+
+// ListingColumns chooses the columns of a page of listings.
+type ListingColumns int
 
 const (
-	summaryColumns pageColumns = iota // a REST list item's
-	leanColumns                       // a full listing's but the description and the JSON ones (NULL)
-	fullColumns                       // a full listing's
+	SummaryColumns ListingColumns = iota // a REST list item's
+	LeanColumns                          // a full listing's but the description and the JSON ones (NULL)
+	FullColumns                          // a full listing's
 )
 
 func validStatus(s string) bool {
@@ -674,7 +677,7 @@ func validStatus(s string) bool {
 // query is the search box: listings whose title contains it.
 // Errors: authentication_error, validation_error (limit, cursor, status,
 // query).
-func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string, columns pageColumns, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
+func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string, columns ListingColumns, limitParam, cursorParam string) ([]*db.Listing, bool, *string, *string, error) {
 	p, err := caller(ctx)
 	if err != nil {
 		return nil, false, nil, nil, err
@@ -698,28 +701,41 @@ func (r *Resolver) listingsPage(ctx context.Context, limit *int, cursor *string,
 		}
 		title = search.Contains(text)
 	}
-	sql, full := listingSummaryPageQuery, columns != summaryColumns
+	sql, full := listingSummaryPageQuery, columns != SummaryColumns
 	switch columns {
-	case leanColumns:
+	case LeanColumns:
 		sql = listingLeanPageQuery
-	case fullColumns:
+	case FullColumns:
 		sql = listingFullPageQuery
 	}
 	rows, err := r.DB.Pool.Query(ctx, sql, p.AccountID, pg.after, st, pg.limit+1, title)
 	if err != nil {
 		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
+	defer rows.Close()
+	// One block for the page's rows and one destination list reused for
+	// each: a page of 100 allocates its listings once.
 	var currency *string
-	ls, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (*db.Listing, error) {
-		l := &db.Listing{AccountID: p.AccountID}
-		dest := []any{&l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &l.LicenseEnabled}
+	block := make([]db.Listing, 0, pg.limit+1)
+	ls := make([]*db.Listing, 0, pg.limit+1)
+	dest := make([]any, 0, 31)
+	for rows.Next() {
+		if len(block) == cap(block) { // a page is at most limit+1 rows
+			return nil, false, nil, nil, fmt.Errorf("list listings: more than %d rows", cap(block))
+		}
+		block = append(block, db.Listing{AccountID: p.AccountID})
+		l := &block[len(block)-1]
+		dest = append(dest[:0], &l.ID, &l.Title, &l.Price, &l.Pricing, &l.Slug, &l.Status, &l.DeliverablesCount, &l.CreatedAt, &l.PublishedAt, &l.LicenseEnabled, &l.UpdatedAt)
 		if full {
 			dest = append(dest, &l.Billing, &l.BillingInterval, &l.TrialDays, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix, &l.AccessDownloadLimit, &l.AccessDays, &l.SuggestedPrice, &l.MaximumPrice, &l.Description, &l.CoverKey, &l.CoverBlur, &l.ExternalDelivery, &l.CheckoutSchema,
-				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt)
+				&l.UTMSource, &l.UTMMedium, &l.UTMCampaign, &l.Metadata)
 		}
-		return l, row.Scan(append(dest, &currency)...)
-	})
-	if err != nil {
+		if err := rows.Scan(append(dest, &currency)...); err != nil {
+			return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
+		}
+		ls = append(ls, l)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, false, nil, nil, fmt.Errorf("list listings: %w", err)
 	}
 	ls, more, next := trim(ls, pg.limit, func(l *db.Listing) string { return l.ID })
@@ -746,7 +762,7 @@ func renameParam(err error, names map[string]string) error {
 // Listings lists the caller's listings (summaries), newest first. Errors:
 // authentication_error, validation_error (limit, cursor, status).
 func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, status *model.ListingStatus, query *string) (*model.ListingList, error) {
-	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, query, summaryColumns, "limit", "cursor")
+	ls, more, next, currency, err := r.listingsPage(ctx, limit, cursor, status, query, SummaryColumns, "limit", "cursor")
 	if err != nil {
 		return nil, err
 	}
@@ -759,26 +775,32 @@ func (r *Resolver) Listings(ctx context.Context, limit *int, cursor *string, sta
 
 // ListingsConnection is viewer.listings in GraphQL: the same page as
 // Listings, as a Relay connection of full listings; their deliverables come
-// from the dataloader. With lean set, the nodes' description, checkout
-// schema and metadata are left empty (the caller selected none of them:
-// leanListingFields). Errors: as Listings, with params first and after.
-func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus, query *string, lean bool) (*model.ListingConnection, error) {
-	columns := fullColumns
-	if lean {
-		columns = leanColumns
-	}
-	ls, more, _, _, err := r.listingsPage(ctx, first, after, status, query, columns, "first", "after")
+// from the dataloader. columns says which columns the page reads (the
+// fields of the others are left empty: the caller selected none of them);
+// without facts the nodes have no readiness and the account is not read.
+// Errors: as Listings, with params first and after.
+func (r *Resolver) ListingsConnection(ctx context.Context, first *int, after *string, status *model.ListingStatus, query *string, columns ListingColumns, facts bool) (*model.ListingConnection, error) {
+	ls, more, _, currency, err := r.listingsPage(ctx, first, after, status, query, columns, "first", "after")
 	if err != nil {
 		return nil, err
 	}
 	p, _ := caller(ctx)
-	facts, err := r.sellerFacts(ctx, p.AccountID)
-	if err != nil {
-		return nil, err
+	// Without facts the nodes have no readiness (the caller's selection
+	// holds none): a node's currency comes with the page.
+	f := &sellerFacts{account: &db.Account{ID: p.AccountID, Currency: currency}}
+	if facts {
+		if f, err = r.sellerFacts(ctx, p.AccountID); err != nil {
+			return nil, err
+		}
 	}
 	edges, pi := connection(ls, func(l *db.Listing) string { return idCursor(l.ID) },
 		func(cur string, l *db.Listing) *model.ListingEdge {
-			m := r.toLazyListingModel(l, facts)
+			var m *model.Listing
+			if facts {
+				m = r.toLazyListingModel(l, f)
+			} else {
+				m = r.listingModel(l, nil, f)
+			}
 			m.Deliverables = nil // resolved by the dataloader
 			return &model.ListingEdge{Cursor: cur, Node: m}
 		}, after, more)

@@ -22,7 +22,7 @@ func TestListingsConnectionReadinessIsLazy(t *testing.T) {
 	rest := r.JSON(t)
 
 	ctx := resolvers.WithPrincipal(context.Background(), resolvers.Principal{AccountID: acc.ID, Scope: resolvers.ScopeFull})
-	page, err := env.Server.Resolver.ListingsConnection(ctx, nil, nil, nil, nil, false)
+	page, err := env.Server.Resolver.ListingsConnection(ctx, nil, nil, nil, nil, resolvers.FullColumns, true)
 	require.NoError(t, err)
 	require.Len(t, page.Edges, 1)
 	node := page.Edges[0].Node

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -61,36 +62,87 @@ func (s *splicingWriter) Write(b []byte) (int, error) {
 	if s.data == nil || !bytes.HasPrefix(b, nullData) {
 		return s.ResponseWriter.Write(b)
 	}
-	out := make([]byte, 0, len(s.data)+len(b)+16)
-	out = append(out, `{"data":`...)
+	buf := responseBuffers.Get().(*[]byte)
+	out := append((*buf)[:0], `{"data":`...)
 	out = appendCompactData(out, s.data)
 	out = append(out, b[len(nullData):]...)
 	s.data = nil
-	if _, err := s.ResponseWriter.Write(out); err != nil {
+	_, err := s.ResponseWriter.Write(out)
+	if cap(out) <= maxPooledResponse {
+		*buf = out
+		responseBuffers.Put(buf)
+	}
+	if err != nil {
 		return 0, err
 	}
 	return len(b), nil
 }
+
+// responseBuffers hold the spliced responses between requests (a page of
+// 100 listings is about 30 KB); one larger than maxPooledResponse is left
+// to the collector rather than held.
+var responseBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledResponse = 1 << 20
 
 // Unwrap lets http.ResponseController reach the connection.
 func (s *splicingWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 const hexDigits = "0123456789abcdef"
 
+// compactClass marks the bytes appendCompactData acts on: inString in a
+// string (the escape, the closing quote, <, >, & and the first byte of
+// U+2028 and U+2029), outside one (the opening quote and whitespace).
+// Every other byte is copied as it is, in runs.
+var compactClass = func() (t [256]uint8) {
+	for _, c := range []byte{'\\', '"', '<', '>', '&', 0xE2} {
+		t[c] |= inString
+	}
+	for _, c := range []byte{'"', ' ', '\t', '\n', '\r'} {
+		t[c] |= outside
+	}
+	return t
+}()
+
+const (
+	inString = 1 << iota
+	outside
+)
+
 // appendCompactData appends src, valid JSON, as encoding/json's Marshal
 // writes a json.RawMessage: whitespace outside strings dropped, and <, >,
 // & and U+2028, U+2029 escaped as \u003c, \u003e, \u0026, \u2028, \u2029.
 func appendCompactData(dst, src []byte) []byte {
-	inString := false
 	start := 0
 	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inString {
+		// Outside a string: skip to a quote or whitespace.
+		for i < len(src) && compactClass[src[i]]&outside == 0 {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
+		if src[i] != '"' { // whitespace: dropped
+			dst = append(dst, src[start:i]...)
+			start = i + 1
+			continue
+		}
+		// In a string, from the byte after its opening quote to its
+		// closing one.
+		for i++; i < len(src); i++ {
+			for i < len(src) && compactClass[src[i]]&inString == 0 {
+				i++
+			}
+			if i == len(src) {
+				break
+			}
+			c := src[i]
+			if c == '"' {
+				break
+			}
 			switch {
 			case c == '\\':
 				i++ // the escaped byte cannot end the string
-			case c == '"':
-				inString = false
 			case c == '<' || c == '>' || c == '&':
 				dst = append(dst, src[start:i]...)
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
@@ -101,14 +153,6 @@ func appendCompactData(dst, src []byte) []byte {
 				i += 2
 				start = i + 1
 			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, src[start:i]...)
-			start = i + 1
 		}
 	}
 	return append(dst, src[start:]...)
