@@ -137,10 +137,19 @@ func (b *fastBuf) bool(v bool) {
 }
 
 // time writes graphql.MarshalTime's strconv.Quote(t.Format(RFC3339Nano))
-// (the caller has written null for a zero time).
+// (the caller has written null for a zero time): the format writes only
+// digits, '-', '+', ':', '.', 'T' and 'Z', which Quote leaves as they are.
 func (b *fastBuf) time(t time.Time) {
-	var a [64]byte
-	f := t.AppendFormat(a[:0], time.RFC3339Nano)
-	var q [72]byte
-	b.Write(strconv.AppendQuote(q[:0], string(f)))
+	a := append(b.AvailableBuffer(), '"')
+	a = t.AppendFormat(a, time.RFC3339Nano)
+	b.Write(append(a, '"')) // no copy when a fits the buffer
+}
+
+// growLike makes room, after a list's first element (written from start),
+// for n-1 more of about its size: a page of 100 grows the buffer once
+// instead of doubling it eight times.
+func (b *fastBuf) growLike(start, n int) {
+	if e := b.Len() - start; e > 0 && n > 1 {
+		b.Grow(e * (n - 1) * 9 / 8)
+	}
 }

@@ -246,9 +246,13 @@ func (ec *executionContext) fastWrite_AccountReadiness(p *fastPlan, obj *model.A
 			b.bool(obj.Operational)
 		case 2:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Actions {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Actions))
+					}
 				}
 				if obj.Actions[j] == nil {
 					return false
@@ -596,9 +600,13 @@ func (ec *executionContext) fastWrite_ActionResolve(p *fastPlan, obj *model.Acti
 			}
 		case 5:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Inputs {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Inputs))
+					}
 				}
 				if obj.Inputs[j] == nil {
 					return false
@@ -721,9 +729,13 @@ func (ec *executionContext) fastWrite_Analytics(p *fastPlan, obj *model.Analytic
 			}
 		case 7:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Series {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Series))
+					}
 				}
 				if obj.Series[j] == nil {
 					return false
@@ -1073,9 +1085,13 @@ func (ec *executionContext) fastWrite_ApiKeyConnection(p *fastPlan, obj *model.A
 			b.WriteString("\"ApiKeyConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -1645,9 +1661,13 @@ func (ec *executionContext) fastWrite_CheckoutField(p *fastPlan, obj *model.Chec
 				break
 			}
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Options {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Options))
+					}
 				}
 				b.str(obj.Options[j])
 			}
@@ -1926,9 +1946,13 @@ func (ec *executionContext) fastWrite_CreatedWebhookEndpoint(p *fastPlan, obj *m
 			b.str((*obj.Name))
 		case 5:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Events {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Events))
+					}
 				}
 				b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
 			}
@@ -2137,9 +2161,13 @@ func (ec *executionContext) fastWrite_CustomerConnection(p *fastPlan, obj *model
 			b.WriteString("\"CustomerConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -2525,9 +2553,13 @@ func (ec *executionContext) fastWrite_Discount(p *fastPlan, obj *model.Discount,
 			b.int(int64((*obj.AmountOff)))
 		case 8:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.ListingIds {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.ListingIds))
+					}
 				}
 				b.str(obj.ListingIds[j])
 			}
@@ -2674,9 +2706,13 @@ func (ec *executionContext) fastWrite_DiscountConnection(p *fastPlan, obj *model
 			b.WriteString("\"DiscountConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -2835,9 +2871,13 @@ func (ec *executionContext) fastWrite_DiscountReadiness(p *fastPlan, obj *model.
 			b.bool(obj.Usable)
 		case 2:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Actions {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Actions))
+					}
 				}
 				if obj.Actions[j] == nil {
 					return false
@@ -3086,9 +3126,13 @@ func (ec *executionContext) fastWrite_EventConnection(p *fastPlan, obj *model.Ev
 			b.WriteString("\"EventConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -3564,9 +3608,13 @@ func (ec *executionContext) fastWrite_LicenseKey(p *fastPlan, obj *model.License
 			}
 		case 12:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Activations {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Activations))
+					}
 				}
 				if obj.Activations[j] == nil {
 					return false
@@ -3654,9 +3702,13 @@ func (ec *executionContext) fastWrite_LicenseKeyConnection(p *fastPlan, obj *mod
 			b.WriteString("\"LicenseKeyConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -4095,9 +4147,13 @@ func (ec *executionContext) fastWrite_Listing(p *fastPlan, obj *model.Listing, b
 			b.str(marshalNExternalDelivery2commerceᚋgraphᚋmodelᚐExternalDelivery[obj.ExternalDelivery])
 		case 18:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.CheckoutSchema {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.CheckoutSchema))
+					}
 				}
 				if obj.CheckoutSchema[j] == nil {
 					return false
@@ -4404,9 +4460,13 @@ func (ec *executionContext) fastWrite_ListingConnection(p *fastPlan, obj *model.
 			b.WriteString("\"ListingConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -4565,9 +4625,13 @@ func (ec *executionContext) fastWrite_ListingReadiness(p *fastPlan, obj *model.L
 			b.bool(obj.Sellable)
 		case 2:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Actions {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Actions))
+					}
 				}
 				if obj.Actions[j] == nil {
 					return false
@@ -4903,9 +4967,13 @@ func (ec *executionContext) fastWrite_MembershipConnection(p *fastPlan, obj *mod
 			b.WriteString("\"MembershipConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -5261,9 +5329,13 @@ func (ec *executionContext) fastWrite_Order(p *fastPlan, obj *model.Order, b *fa
 			}
 		case 19:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Deliverables {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Deliverables))
+					}
 				}
 				if obj.Deliverables[j] == nil {
 					return false
@@ -5445,9 +5517,13 @@ func (ec *executionContext) fastWrite_OrderAccess(p *fastPlan, obj *model.OrderA
 			}
 		case 2:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Downloads {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Downloads))
+					}
 				}
 				if obj.Downloads[j] == nil {
 					return false
@@ -5523,9 +5599,13 @@ func (ec *executionContext) fastWrite_OrderConnection(p *fastPlan, obj *model.Or
 			b.WriteString("\"OrderConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -5746,9 +5826,13 @@ func (ec *executionContext) fastWrite_OrderReadiness(p *fastPlan, obj *model.Ord
 			b.WriteString("\"OrderReadiness\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Actions {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Actions))
+					}
 				}
 				if obj.Actions[j] == nil {
 					return false
@@ -6789,9 +6873,13 @@ func (ec *executionContext) fastWrite_ReviewConnection(p *fastPlan, obj *model.R
 			b.WriteString("\"ReviewConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -6943,9 +7031,13 @@ func (ec *executionContext) fastWrite_Reviews(p *fastPlan, obj *model.Reviews, b
 			b.int(int64(obj.Count))
 		case 2:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Items {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Items))
+					}
 				}
 				if obj.Items[j] == nil {
 					return false
@@ -7157,9 +7249,13 @@ func (ec *executionContext) fastWrite_WebhookEndpoint(p *fastPlan, obj *model.We
 			b.str((*obj.Name))
 		case 5:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Events {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Events))
+					}
 				}
 				b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
 			}
@@ -7252,9 +7348,13 @@ func (ec *executionContext) fastWrite_WebhookEndpointConnection(p *fastPlan, obj
 			b.WriteString("\"WebhookEndpointConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -7545,9 +7645,13 @@ func (ec *executionContext) fastWrite_WebhookEventConnection(p *fastPlan, obj *m
 			b.WriteString("\"WebhookEventConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -7782,9 +7886,13 @@ func (ec *executionContext) fastWrite___Directive(p *fastPlan, obj *introspectio
 			b.bool(obj.IsRepeatable)
 		case 3:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Locations {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Locations))
+					}
 				}
 				b.str(obj.Locations[j])
 			}
@@ -9296,9 +9404,13 @@ func (ec *executionContext) fastField_CheckoutField_options(obj *model.CheckoutF
 			break
 		}
 		b.WriteByte('[')
+		start := b.Len()
 		for j := range obj.Options {
 			if j > 0 {
 				b.WriteByte(',')
+				if j == 1 {
+					b.growLike(start, len(obj.Options))
+				}
 			}
 			b.str(obj.Options[j])
 		}
@@ -9526,9 +9638,13 @@ func (ec *executionContext) fastField_CreatedWebhookEndpoint_events(obj *model.C
 	switch {
 	default:
 		b.WriteByte('[')
+		start := b.Len()
 		for j := range obj.Events {
 			if j > 0 {
 				b.WriteByte(',')
+				if j == 1 {
+					b.growLike(start, len(obj.Events))
+				}
 			}
 			b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
 		}
@@ -10005,9 +10121,13 @@ func (ec *executionContext) fastField_Discount_listingIds(obj *model.Discount) (
 	switch {
 	default:
 		b.WriteByte('[')
+		start := b.Len()
 		for j := range obj.ListingIds {
 			if j > 0 {
 				b.WriteByte(',')
+				if j == 1 {
+					b.growLike(start, len(obj.ListingIds))
+				}
 			}
 			b.str(obj.ListingIds[j])
 		}
@@ -13413,9 +13533,13 @@ func (ec *executionContext) fastField_WebhookEndpoint_events(obj *model.WebhookE
 	switch {
 	default:
 		b.WriteByte('[')
+		start := b.Len()
 		for j := range obj.Events {
 			if j > 0 {
 				b.WriteByte(',')
+				if j == 1 {
+					b.growLike(start, len(obj.Events))
+				}
 			}
 			b.str(marshalNEventType2commerceᚋgraphᚋmodelᚐEventType[obj.Events[j]])
 		}
@@ -13827,9 +13951,13 @@ func (ec *executionContext) fastField___Directive_locations(obj *introspection.D
 	switch {
 	default:
 		b.WriteByte('[')
+		start := b.Len()
 		for j := range obj.Locations {
 			if j > 0 {
 				b.WriteByte(',')
+				if j == 1 {
+					b.growLike(start, len(obj.Locations))
+				}
 			}
 			b.str(obj.Locations[j])
 		}
@@ -13910,9 +14038,13 @@ func (ec *executionContext) fast_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodel�
 
 func (ec *executionContext) fastList_marshalNAction2ᚕᚖcommerceᚋgraphᚋmodelᚐActionᚄ(p *fastPlan, v []*model.Action, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -13941,9 +14073,13 @@ func (ec *executionContext) fast_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmo
 
 func (ec *executionContext) fastList_marshalNActionInput2ᚕᚖcommerceᚋgraphᚋmodelᚐActionInputᚄ(p *fastPlan, v []*model.ActionInput, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -13972,9 +14108,13 @@ func (ec *executionContext) fast_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraph�
 
 func (ec *executionContext) fastList_marshalNAnalyticsBucket2ᚕᚖcommerceᚋgraphᚋmodelᚐAnalyticsBucketᚄ(p *fastPlan, v []*model.AnalyticsBucket, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14003,9 +14143,13 @@ func (ec *executionContext) fast_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmod
 
 func (ec *executionContext) fastList_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIKeyEdgeᚄ(p *fastPlan, v []*model.APIKeyEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14034,9 +14178,13 @@ func (ec *executionContext) fast_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋ
 
 func (ec *executionContext) fastList_marshalNCheckoutField2ᚕᚖcommerceᚋgraphᚋmodelᚐCheckoutFieldᚄ(p *fastPlan, v []*model.CheckoutField, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14065,9 +14213,13 @@ func (ec *executionContext) fast_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋm
 
 func (ec *executionContext) fastList_marshalNCustomerEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐCustomerEdgeᚄ(p *fastPlan, v []*model.CustomerEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14096,9 +14248,13 @@ func (ec *executionContext) fast_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmo
 
 func (ec *executionContext) fastList_marshalNDeliverable2ᚕᚖcommerceᚋgraphᚋmodelᚐDeliverableᚄ(p *fastPlan, v []*model.Deliverable, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14127,9 +14283,13 @@ func (ec *executionContext) fast_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋm
 
 func (ec *executionContext) fastList_marshalNDiscountEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐDiscountEdgeᚄ(p *fastPlan, v []*model.DiscountEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14158,9 +14318,13 @@ func (ec *executionContext) fast_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋ
 
 func (ec *executionContext) fastList_marshalNDownloadCount2ᚕᚖcommerceᚋgraphᚋmodelᚐDownloadCountᚄ(p *fastPlan, v []*model.DownloadCount, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14189,9 +14353,13 @@ func (ec *executionContext) fast_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmode
 
 func (ec *executionContext) fastList_marshalNEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐEventEdgeᚄ(p *fastPlan, v []*model.EventEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14220,9 +14388,13 @@ func (ec *executionContext) fast_marshalNLicenseActivation2ᚕᚖcommerceᚋgrap
 
 func (ec *executionContext) fastList_marshalNLicenseActivation2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseActivationᚄ(p *fastPlan, v []*model.LicenseActivation, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14251,9 +14423,13 @@ func (ec *executionContext) fast_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraph�
 
 func (ec *executionContext) fastList_marshalNLicenseKeyEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐLicenseKeyEdgeᚄ(p *fastPlan, v []*model.LicenseKeyEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14282,9 +14458,13 @@ func (ec *executionContext) fast_marshalNListingAnalytics2ᚕᚖcommerceᚋgraph
 
 func (ec *executionContext) fastList_marshalNListingAnalytics2ᚕᚖcommerceᚋgraphᚋmodelᚐListingAnalyticsᚄ(p *fastPlan, v []*model.ListingAnalytics, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14313,9 +14493,13 @@ func (ec *executionContext) fast_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmo
 
 func (ec *executionContext) fastList_marshalNListingEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐListingEdgeᚄ(p *fastPlan, v []*model.ListingEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14344,9 +14528,13 @@ func (ec *executionContext) fast_marshalNMembershipEdge2ᚕᚖcommerceᚋgraph�
 
 func (ec *executionContext) fastList_marshalNMembershipEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐMembershipEdgeᚄ(p *fastPlan, v []*model.MembershipEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14375,9 +14563,13 @@ func (ec *executionContext) fast_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmode
 
 func (ec *executionContext) fastList_marshalNOrderEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐOrderEdgeᚄ(p *fastPlan, v []*model.OrderEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14406,9 +14598,13 @@ func (ec *executionContext) fast_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodel�
 
 func (ec *executionContext) fastList_marshalNReview2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewᚄ(p *fastPlan, v []*model.Review, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14437,9 +14633,13 @@ func (ec *executionContext) fast_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmod
 
 func (ec *executionContext) fastList_marshalNReviewEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐReviewEdgeᚄ(p *fastPlan, v []*model.ReviewEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14468,9 +14668,13 @@ func (ec *executionContext) fast_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgr
 
 func (ec *executionContext) fastList_marshalNWebhookEndpointEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEndpointEdgeᚄ(p *fastPlan, v []*model.WebhookEndpointEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14499,9 +14703,13 @@ func (ec *executionContext) fast_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraph
 
 func (ec *executionContext) fastList_marshalNWebhookEventEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐWebhookEventEdgeᚄ(p *fastPlan, v []*model.WebhookEventEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14530,9 +14738,13 @@ func (ec *executionContext) fast_marshalN__Directive2ᚕgithubᚗcomᚋ99designs
 
 func (ec *executionContext) fastList_marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(p *fastPlan, v []introspection.Directive, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if !ec.fastWrite___Directive(p, &v[i], b) {
 			return false
@@ -14558,9 +14770,13 @@ func (ec *executionContext) fast_marshalN__InputValue2ᚕgithubᚗcomᚋ99design
 
 func (ec *executionContext) fastList_marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(p *fastPlan, v []introspection.InputValue, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if !ec.fastWrite___InputValue(p, &v[i], b) {
 			return false
@@ -14589,9 +14805,13 @@ func (ec *executionContext) fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐP
 
 func (ec *executionContext) fastList_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(p *fastPlan, v []*model.Plan, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
@@ -14623,9 +14843,13 @@ func (ec *executionContext) fast_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designs
 
 func (ec *executionContext) fastList_marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(p *fastPlan, v []introspection.EnumValue, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if !ec.fastWrite___EnumValue(p, &v[i], b) {
 			return false
@@ -14654,9 +14878,13 @@ func (ec *executionContext) fast_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋg
 
 func (ec *executionContext) fastList_marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐFieldᚄ(p *fastPlan, v []introspection.Field, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if !ec.fastWrite___Field(p, &v[i], b) {
 			return false
@@ -14685,9 +14913,13 @@ func (ec *executionContext) fast_marshalO__InputValue2ᚕgithubᚗcomᚋ99design
 
 func (ec *executionContext) fastList_marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(p *fastPlan, v []introspection.InputValue, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if !ec.fastWrite___InputValue(p, &v[i], b) {
 			return false

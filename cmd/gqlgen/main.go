@@ -409,7 +409,7 @@ func (g *gen) list(t *config.TypeReference) {
 	g.printf("\tb := &fastBuf{}\n\tb.Grow(64 * len(v) + 2)\n")
 	g.printf("\tif !ec.fastList_%s(p, v, b) { return nil, false }\n\treturn b, true\n}\n\n", t.MarshalFunc())
 	g.printf("func (ec *executionContext) fastList_%s(p *fastPlan, v %s, b *fastBuf) bool {\n", t.MarshalFunc(), g.typ(t.GO))
-	g.printf("\tb.WriteByte('[')\n\tfor i := range v {\n\t\tif i > 0 { b.WriteByte(',') }\n")
+	g.printf("\tb.WriteByte('[')\n\tstart := b.Len()\n\tfor i := range v {\n\t\tif i > 0 { b.WriteByte(','); if i == 1 { b.growLike(start, len(v)) } }\n")
 	g.element(e, "v[i]", "p")
 	g.printf("\t}\n\tb.WriteByte(']')\n\treturn true\n}\n\n")
 }
@@ -421,7 +421,7 @@ func (g *gen) value(t *config.TypeReference, v, sub string) {
 		if !t.GQL.NonNull {
 			g.printf("if %s == nil { b.WriteString(\"null\"); break }\n", v)
 		}
-		g.printf("b.WriteByte('[')\nfor j := range %s {\nif j > 0 { b.WriteByte(',') }\n", v)
+		g.printf("b.WriteByte('[')\nstart := b.Len()\nfor j := range %s {\nif j > 0 { b.WriteByte(','); if j == 1 { b.growLike(start, len(%s)) } }\n", v, v)
 		g.element(t.Elem(), v+"[j]", sub)
 		g.printf("}\nb.WriteByte(']')\n")
 		return
