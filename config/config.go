@@ -17,6 +17,7 @@ import (
 
 	"commerce/alerts"
 	"commerce/licensing"
+	"commerce/logging"
 	"commerce/membership"
 )
 
@@ -270,9 +271,9 @@ func Load(getenv func(string) string) (Config, error) {
 func (c Config) Logger() *slog.Logger {
 	opts := &slog.HandlerOptions{Level: c.LogLevel}
 	if c.LogFormat == "text" {
-		return slog.New(slog.NewTextHandler(os.Stderr, opts))
+		return logging.Wrap(slog.New(slog.NewTextHandler(os.Stderr, opts)))
 	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	return logging.Wrap(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
 }
 
 // parseDays reads a Go duration, or a whole number of days written "14d".

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"commerce/db"
+	"commerce/logging"
 )
 
 // Time limits of a delivery attempt, nested inside one another, and the
@@ -182,8 +183,11 @@ func release(ctx context.Context, q querier, m *Message) error {
 // canceled before the message went out (the claim is to be released).
 func (s *Sender) attempt(ctx context.Context, m *Message) (o outcome, ok bool) {
 	if s.host == "" {
-		s.log.InfoContext(ctx, "mail logged, not sent (SMTP_URL is not set)", "message_id", m.ID,
-			"template", m.Template, "to", m.To, "subject", m.Subject, "text", m.Text)
+		// Never the subject or the text: they carry passcodes, links and
+		// license keys (CONTRACT §24). The message is kept in the
+		// database, and the sandbox's mailbox shows it.
+		s.log.InfoContext(ctx, "mail kept, not sent (SMTP_URL is not set)", "message_id", m.ID,
+			"template", m.Template, "to", logging.MaskEmail(m.To))
 		return attemptOutcome(m, true, nil, time.Now()), true
 	}
 	actx, cancel := context.WithTimeout(ctx, attemptTimeout)

@@ -83,7 +83,7 @@ func (a *API) ChargeOperation(ctx context.Context, c OperationCharge) (Operation
 	if c.Budget != nil {
 		if r.SpendErr != nil {
 			if !errors.Is(r.SpendErr, ratelimit.ErrUnavailable) {
-				a.Problems.Log.ErrorContext(ctx, "graphql cost budget check failed; allowing the operation",
+				a.limitCheckFailed(ctx, "graphql cost budget check failed; allowing the operation",
 					"budget", c.Budget.Name, "error", r.SpendErr, "correlation_id", CorrelationID(ctx))
 			}
 		} else {

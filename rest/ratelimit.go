@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -171,12 +172,23 @@ func (a *API) Charge(ctx context.Context, group, subject string) (*ratelimit.Res
 	return a.charged(ctx, group, res, err)
 }
 
+// limitCheckFailed logs a limit check that failed: an error, or at debug
+// level when the caller hung up first (the check was canceled with the
+// request, and nothing is wrong with Redis).
+func (a *API) limitCheckFailed(ctx context.Context, msg string, args ...any) {
+	level := slog.LevelError
+	if ctx.Err() != nil {
+		level = slog.LevelDebug
+	}
+	a.Problems.Log.Log(ctx, level, msg, args...)
+}
+
 // charged turns a check's outcome into Charge's.
 func (a *API) charged(ctx context.Context, group string, res ratelimit.Result, err error) (*ratelimit.Result, error) {
 	if err != nil {
 		a.Metrics.limitErrors.Inc()
 		if !errors.Is(err, ratelimit.ErrUnavailable) { // logged once per outage window, not per request
-			a.Problems.Log.ErrorContext(ctx, "rate limit check failed; allowing requests",
+			a.limitCheckFailed(ctx, "rate limit check failed; allowing requests",
 				"group", group, "error", err, "correlation_id", CorrelationID(ctx))
 		}
 		return nil, nil

@@ -29,6 +29,7 @@ import (
 	"commerce/console"
 	"commerce/db"
 	"commerce/jobs"
+	"commerce/logging"
 	"commerce/mail"
 	"commerce/netguard"
 	"commerce/pages"
@@ -81,6 +82,7 @@ type Server struct {
 // New connects to PostgreSQL and Redis and builds the service. Redis being
 // down does not stop it (rate limits fail open; /readyz reports it).
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Server, error) {
+	log = logging.Wrap(log) // no address or secret in any line (CONTRACT §24)
 	// The request path may go through PgBouncer in transaction mode;
 	// LISTEN and River's client use the direct URL.
 	d, err := db.OpenDirect(ctx, cfg.DatabaseURL, cmp.Or(cfg.DatabaseDirectURL, cfg.DatabaseURL))
