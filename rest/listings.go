@@ -42,7 +42,7 @@ func (a *API) listListings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSONAppended(w, http.StatusOK, out, appendListingList)
 	return nil
 }
 
