@@ -2,9 +2,11 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -26,11 +28,20 @@ func keyID(t *testing.T, env *testkit.Env, key string) string {
 func loggedRequests(t *testing.T, env *testkit.Env, accountID string) []requestlog.Stored {
 	t.Helper()
 	ctx := context.Background()
-	require.NoError(t, env.Server.RequestLog.Flush(ctx))
+	settle(t, env)
 	got, more, err := env.Server.RequestLog.List(ctx, accountID, requestlog.Query{Limit: 1000})
 	require.NoError(t, err)
 	require.False(t, more)
 	return got
+}
+
+// settle flushes the request log once the last request's entry is
+// recorded: the middleware records it after the handler returns, which can
+// be just after the client read the response.
+func settle(t *testing.T, env *testkit.Env) {
+	t.Helper()
+	time.Sleep(50 * time.Millisecond)
+	require.NoError(t, env.Server.RequestLog.Flush(context.Background()))
 }
 
 // Every request an API key makes — REST, GraphQL, MCP — adds one entry to
@@ -141,4 +152,163 @@ func TestRequestLogNoRoundTrip(t *testing.T) {
 		}
 	}
 	require.Len(t, loggedRequests(t, env, acc.ID), 4)
+}
+
+const requestLogQuery = `query($first: Int, $after: String, $key: ID, $status: RequestStatusClass) {
+  viewer { requestLog(first: $first, after: $after, apiKey: $key, status: $status) {
+    edges { cursor node { object apiKeyId method path operation status correlationId createdAt durationMs } }
+    pageInfo { hasNextPage endCursor hasPreviousPage } } } }`
+
+type loggedPage struct {
+	Viewer struct {
+		RequestLog struct {
+			Edges []struct {
+				Node struct {
+					Object, APIKeyID, Method, Path, CorrelationID string
+					Operation                                     *string
+					Status, DurationMs                            int
+					CreatedAt                                     time.Time
+				}
+			}
+			PageInfo struct {
+				HasNextPage, HasPreviousPage bool
+				EndCursor                    *string
+			}
+		}
+	}
+}
+
+// readLog pages through viewer.requestLog as caller (a key, or a console
+// cookie), first at a time, with vars' filters.
+func readLog(t *testing.T, env *testkit.Env, key, cookie string, first int, vars map[string]any) []string {
+	t.Helper()
+	settle(t, env)
+	var out []string
+	v := map[string]any{"first": first}
+	for k, x := range vars {
+		v[k] = x
+	}
+	for {
+		var res gqlResponse
+		if cookie != "" {
+			res, _ = consoleGQL(t, env, cookie, requestLogQuery, v)
+		} else {
+			res = gql(t, env, key, requestLogQuery, v)
+		}
+		require.Empty(t, res.Errors)
+		var p loggedPage
+		require.NoError(t, json.Unmarshal(res.Data, &p))
+		for _, e := range p.Viewer.RequestLog.Edges {
+			n := e.Node
+			require.Equal(t, "api_request", n.Object)
+			require.WithinDuration(t, time.Now(), n.CreatedAt, time.Minute)
+			out = append(out, fmt.Sprintf("%s %s %s %d", n.APIKeyID, n.Method, n.Path, n.Status))
+		}
+		require.Equal(t, v["after"] != nil, p.Viewer.RequestLog.PageInfo.HasPreviousPage)
+		if !p.Viewer.RequestLog.PageInfo.HasNextPage {
+			return out
+		}
+		v["after"] = *p.Viewer.RequestLog.PageInfo.EndCursor
+	}
+}
+
+// viewer.requestLog lists the account's requests newest first, by pages,
+// filtered by key and status class; another account's key sees only its
+// own account's requests (filtering by a key of ours finds nothing); the
+// console's session reads the log and is not in it; bad arguments are
+// validation_error.
+func TestRequestLogGraphQL(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	other := env.NewAccount()
+	a := keyID(t, env, acc.Key)
+	r := env.Post("/v1/api-keys", acc.Key, map[string]any{"name": "second"})
+	require.Equal(t, 201, r.Status, "%s", r.Body)
+	b, bKey := r.JSON(t)["id"].(string), r.JSON(t)["key"].(string)
+	for range 3 {
+		require.Equal(t, 200, env.Get("/v1/account", bKey).Status)
+	}
+	require.Equal(t, 404, env.Do(testkit.Request{Method: "GET", Path: "/v1/orders/ord_01jdx0000000000000000000zz", Key: bKey, NoCheck: true}).Status)
+	require.Equal(t, 200, env.Get("/v1/account", other.Key).Status)
+
+	// a: GET /v1/api-keys and POST /v1/api-keys so far; b: 3 reads and a 404.
+	want := []string{
+		b + " GET /v1/orders/ord_01jdx0000000000000000000zz 404",
+		b + " GET /v1/account 200", b + " GET /v1/account 200", b + " GET /v1/account 200",
+		a + " POST /v1/api-keys 201", a + " GET /v1/api-keys 200",
+	}
+	require.Equal(t, want, readLog(t, env, acc.Key, "", 4, nil))
+	require.Equal(t, want[:4], readLog(t, env, acc.Key, "", 2, map[string]any{"key": b}))
+	require.Equal(t, want[:1], readLog(t, env, acc.Key, "", 2, map[string]any{"status": "CLIENT_ERROR"}))
+	require.Empty(t, readLog(t, env, acc.Key, "", 2, map[string]any{"status": "SERVER_ERROR"}))
+
+	// Another account: its own request (and its reads of the log) only.
+	require.Empty(t, readLog(t, env, other.Key, "", 5, map[string]any{"key": b}))
+	theirs := readLog(t, env, other.Key, "", 100, nil)
+	for _, e := range theirs {
+		require.NotContains(t, e, a)
+		require.NotContains(t, e, b)
+	}
+	require.Contains(t, theirs, keyID(t, env, other.Key)+" GET /v1/account 200")
+
+	// The console's session reads the same log, and its own requests are not in it.
+	cookie := consoleSignIn(t, env, verifiedBootstrap(t, env, acc.Email))
+	before := readLog(t, env, "", cookie, 100, nil)
+	after := readLog(t, env, "", cookie, 100, nil)
+	require.Equal(t, before, after, "the console's own requests are not logged")
+	require.Contains(t, before, want[0])
+
+	for _, c := range []struct {
+		vars  map[string]any
+		param string
+	}{
+		{map[string]any{"first": 0}, "first"},
+		{map[string]any{"first": 101}, "first"},
+		{map[string]any{"after": "bogus"}, "after"},
+		{map[string]any{"after": "YzE6YWJj"}, "after"},
+		{map[string]any{"key": "svc_nope"}, "apiKey"},
+	} {
+		res := gql(t, env, acc.Key, requestLogQuery, c.vars)
+		requireGQLCode(t, res, "validation_error")
+		require.Equal(t, c.param, res.Errors[0]["extensions"].(map[string]any)["param"], "%v", c.vars)
+	}
+}
+
+// MCP's viewer tool reads the request log (its requestLog argument), the
+// tool calls themselves in it under their tool's name.
+func TestRequestLogMCP(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	call := func() *testkit.Response {
+		return env.Do(testkit.Request{Method: "POST", Path: "/mcp", Key: acc.Key, NoCheck: true,
+			Header: map[string]string{"Accept": "application/json, text/event-stream"},
+			Body:   `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"viewer","arguments":{"requestLog":{"first":5,"status":"SUCCEEDED"}}}}`})
+	}
+	require.Equal(t, 200, call().Status)
+	settle(t, env)
+	r := call()
+	require.Equal(t, 200, r.Status)
+	var out struct {
+		Result struct {
+			IsError           bool `json:"isError"`
+			StructuredContent struct {
+				Viewer struct {
+					RequestLog struct {
+						Edges []struct {
+							Node struct{ Method, Path, Operation string }
+						}
+					}
+				}
+			} `json:"structuredContent"`
+		}
+	}
+	r.Decode(t, &out)
+	require.False(t, out.Result.IsError, "%s", r.Body)
+	edges := out.Result.StructuredContent.Viewer.RequestLog.Edges
+	require.Len(t, edges, 1, "%s", r.Body)
+	require.Equal(t, "POST", edges[0].Node.Method)
+	require.Equal(t, "/mcp", edges[0].Node.Path)
+	require.Equal(t, "viewer", edges[0].Node.Operation)
 }
