@@ -128,24 +128,29 @@ func (s *Store) Record(accountID string, e Entry) {
 // Redis failed their flush.
 func (s *Store) Dropped() int64 { return s.dropped.Load() }
 
-// Run flushes every FlushEvery until ctx ends, then once more; failed
-// flushes are reported to warn (their entries are dropped).
+// Run flushes every FlushEvery until ctx ends, then once more. The first
+// failed flush of an outage is reported to warn (not every one while Redis
+// stays down); the entries of a failed flush are dropped.
 func (s *Store) Run(ctx context.Context, warn func(error)) {
 	t := time.NewTicker(FlushEvery)
 	defer t.Stop()
+	failing := false
+	flush := func(ctx context.Context) {
+		err := s.Flush(ctx)
+		if err != nil && !failing && warn != nil {
+			warn(err)
+		}
+		failing = err != nil
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			if err := s.Flush(fctx); err != nil && warn != nil {
-				warn(err)
-			}
+			flush(fctx)
 			cancel()
 			return
 		case <-t.C:
-			if err := s.Flush(ctx); err != nil && warn != nil {
-				warn(err)
-			}
+			flush(ctx)
 		}
 	}
 }
