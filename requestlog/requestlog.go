@@ -172,6 +172,10 @@ func (s *Store) Flush(ctx context.Context) error {
 	cutoff := minID(s.now())
 	pipe := s.client.Pipeline()
 	for acc, entries := range batch {
+		// Only the newest MaxEntries can outlive this flush's trim.
+		if len(entries) > MaxEntries {
+			entries = entries[len(entries)-MaxEntries:]
+		}
 		key := s.Key(acc)
 		pipe.XTrimMinID(ctx, key, cutoff)
 		for _, e := range entries {

@@ -120,6 +120,19 @@ func TestBoundedByCount(t *testing.T) {
 		after = page[len(page)-1].Cursor
 	}
 	require.Equal(t, requestlog.MaxEntries, total)
+
+	// More than MaxEntries in one flush: its newest are kept.
+	one := acc + "b"
+	for i := range requestlog.MaxEntries + 200 {
+		s.Record(one, entry(i, "key_a", 200))
+	}
+	require.NoError(t, s.Flush(ctx))
+	n, err = client.XLen(ctx, s.Key(one)).Result()
+	require.NoError(t, err)
+	require.Equal(t, int64(requestlog.MaxEntries), n)
+	first, err := client.XRangeN(ctx, s.Key(one), "-", "+", 1).Result()
+	require.NoError(t, err)
+	require.Equal(t, "/v1/orders/200", first[0].Values["p"])
 }
 
 // A request older than MaxAge is neither listed nor kept: the next flush
@@ -230,4 +243,38 @@ func TestBoundedMemoryAndFields(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	require.LessOrEqual(t, len(got[0].Path), 200)
+}
+
+// What a request pays (Record) and what a flush pays per entry, on one
+// account as the bench's key is.
+func BenchmarkRecord(b *testing.B) {
+	s := requestlog.New(client, "bench:")
+	e := entry(1, "key_01jdx0000000000000000000zz", 200)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s.Record("acc_bench", e)
+		if i%10000 == 9999 {
+			b.StopTimer()
+			_ = s.Flush(context.Background())
+			b.StartTimer()
+		}
+	}
+}
+
+func BenchmarkFlushPerEntry(b *testing.B) {
+	ctx := context.Background()
+	s := requestlog.New(client, "bench:")
+	e := entry(1, "key_01jdx0000000000000000000zz", 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		for range 500 {
+			s.Record("acc_bench", e)
+		}
+		b.StartTimer()
+		if err := s.Flush(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*500), "ns/entry")
 }
