@@ -1197,6 +1197,259 @@ func (ec *executionContext) fast_ApiKeyEdge(_ context.Context, sel ast.Selection
 	return b, true
 }
 
+// fastPlan_ApiRequest is sel's plan on ApiRequest, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_ApiRequest(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("ApiRequest", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "object":
+			p.fields[i].id = 1
+		case "apiKeyId":
+			p.fields[i].id = 2
+		case "method":
+			p.fields[i].id = 3
+		case "path":
+			p.fields[i].id = 4
+		case "operation":
+			p.fields[i].id = 5
+		case "status":
+			p.fields[i].id = 6
+		case "correlationId":
+			p.fields[i].id = 7
+		case "createdAt":
+			p.fields[i].id = 8
+		case "durationMs":
+			p.fields[i].id = 9
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_ApiRequest writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_ApiRequest(p *fastPlan, obj *model.APIRequest, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"ApiRequest\"")
+		case 1:
+			b.str(obj.Object)
+		case 2:
+			b.str(obj.APIKeyID)
+		case 3:
+			b.str(obj.Method)
+		case 4:
+			b.str(obj.Path)
+		case 5:
+			if obj.Operation == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*obj.Operation))
+		case 6:
+			b.int(int64(obj.Status))
+		case 7:
+			b.str(obj.CorrelationID)
+		case 8:
+			if t := obj.CreatedAt; t.IsZero() {
+				return false
+			} else {
+				b.time(t)
+			}
+		case 9:
+			b.int(int64(obj.DurationMs))
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_ApiRequest is _ApiRequest's direct path.
+func (ec *executionContext) fast_ApiRequest(_ context.Context, sel ast.SelectionSet, obj *model.APIRequest) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_ApiRequest(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_ApiRequest(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan_ApiRequestConnection is sel's plan on ApiRequestConnection, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_ApiRequestConnection(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestConnectionImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("ApiRequestConnection", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "edges":
+			p.fields[i].id = 1
+			if p.fields[i].sub = ec.fastPlan_ApiRequestEdge(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "pageInfo":
+			p.fields[i].id = 2
+			if p.fields[i].sub = ec.fastPlan_PageInfo(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_ApiRequestConnection writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_ApiRequestConnection(p *fastPlan, obj *model.APIRequestConnection, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"ApiRequestConnection\"")
+		case 1:
+			b.WriteByte('[')
+			for j := range obj.Edges {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				if obj.Edges[j] == nil {
+					return false
+				}
+				if !ec.fastWrite_ApiRequestEdge(f.sub, obj.Edges[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 2:
+			if obj.PageInfo == nil {
+				return false
+			}
+			if !ec.fastWrite_PageInfo(f.sub, obj.PageInfo, b) {
+				return false
+			}
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_ApiRequestConnection is _ApiRequestConnection's direct path.
+func (ec *executionContext) fast_ApiRequestConnection(_ context.Context, sel ast.SelectionSet, obj *model.APIRequestConnection) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_ApiRequestConnection(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_ApiRequestConnection(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan_ApiRequestEdge is sel's plan on ApiRequestEdge, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_ApiRequestEdge(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestEdgeImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("ApiRequestEdge", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "cursor":
+			p.fields[i].id = 1
+		case "node":
+			p.fields[i].id = 2
+			if p.fields[i].sub = ec.fastPlan_ApiRequest(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_ApiRequestEdge writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_ApiRequestEdge(p *fastPlan, obj *model.APIRequestEdge, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"ApiRequestEdge\"")
+		case 1:
+			b.str(obj.Cursor)
+		case 2:
+			if obj.Node == nil {
+				return false
+			}
+			if !ec.fastWrite_ApiRequest(f.sub, obj.Node, b) {
+				return false
+			}
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_ApiRequestEdge is _ApiRequestEdge's direct path.
+func (ec *executionContext) fast_ApiRequestEdge(_ context.Context, sel ast.SelectionSet, obj *model.APIRequestEdge) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_ApiRequestEdge(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_ApiRequestEdge(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
 // fastPlan_BillingSubscription is sel's plan on BillingSubscription, or nil when a selected field needs the generated path.
 func (ec *executionContext) fastPlan_BillingSubscription(sel ast.SelectionSet) *fastPlan {
 	if fastDisabled.Load() {
@@ -8932,6 +9185,144 @@ func (ec *executionContext) fastField_ApiKeyEdge_cursor(obj *model.APIKeyEdge) (
 	return b, true
 }
 
+// fastField_ApiRequest_object is _ApiRequest_object's direct path.
+func (ec *executionContext) fastField_ApiRequest_object(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_apiKeyId is _ApiRequest_apiKeyId's direct path.
+func (ec *executionContext) fastField_ApiRequest_apiKeyId(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "apiKeyId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.APIKeyID)
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_method is _ApiRequest_method's direct path.
+func (ec *executionContext) fastField_ApiRequest_method(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "method") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Method)
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_path is _ApiRequest_path's direct path.
+func (ec *executionContext) fastField_ApiRequest_path(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "path") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Path)
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_operation is _ApiRequest_operation's direct path.
+func (ec *executionContext) fastField_ApiRequest_operation(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "operation") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.Operation == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.Operation))
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_status is _ApiRequest_status's direct path.
+func (ec *executionContext) fastField_ApiRequest_status(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.Status))
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_correlationId is _ApiRequest_correlationId's direct path.
+func (ec *executionContext) fastField_ApiRequest_correlationId(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "correlationId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.CorrelationID)
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_createdAt is _ApiRequest_createdAt's direct path.
+func (ec *executionContext) fastField_ApiRequest_createdAt(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_ApiRequest_durationMs is _ApiRequest_durationMs's direct path.
+func (ec *executionContext) fastField_ApiRequest_durationMs(obj *model.APIRequest) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequest", "durationMs") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.int(int64(obj.DurationMs))
+	}
+	return b, true
+}
+
+// fastField_ApiRequestEdge_cursor is _ApiRequestEdge_cursor's direct path.
+func (ec *executionContext) fastField_ApiRequestEdge_cursor(obj *model.APIRequestEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("ApiRequestEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
 // fastField_BillingSubscription_plan is _BillingSubscription_plan's direct path.
 func (ec *executionContext) fastField_BillingSubscription_plan(obj *model.BillingSubscription) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("BillingSubscription", "plan") {
@@ -14155,6 +14546,37 @@ func (ec *executionContext) fastList_marshalNApiKeyEdge2ᚕᚖcommerceᚋgraph�
 			return false
 		}
 		if !ec.fastWrite_ApiKeyEdge(p, v[i], b) {
+			return false
+		}
+	}
+	b.WriteByte(']')
+	return true
+}
+
+// fast_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ is marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ's direct path: one plan for every element, no goroutine.
+func (ec *executionContext) fast_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(_ context.Context, sel ast.SelectionSet, v []*model.APIRequestEdge) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_ApiRequestEdge(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
+	if !ec.fastList_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(p, v, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+func (ec *executionContext) fastList_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(p *fastPlan, v []*model.APIRequestEdge, b *fastBuf) bool {
+	b.WriteByte('[')
+	for i := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if v[i] == nil {
+			return false
+		}
+		if !ec.fastWrite_ApiRequestEdge(p, v[i], b) {
 			return false
 		}
 	}

@@ -74,6 +74,7 @@ type ComplexityRoot struct {
 		Plan            func(childComplexity int) int
 		Processor       func(childComplexity int) int
 		Readiness       func(childComplexity int) int
+		RequestLog      func(childComplexity int, first *int, after *string, apiKey *string, status *model.RequestStatusClass) int
 		Stats           func(childComplexity int) int
 		Subscription    func(childComplexity int) int
 		Webhooks        func(childComplexity int, first *int, after *string) int
@@ -164,6 +165,28 @@ type ComplexityRoot struct {
 	}
 
 	ApiKeyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ApiRequest struct {
+		APIKeyID      func(childComplexity int) int
+		CorrelationID func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		DurationMs    func(childComplexity int) int
+		Method        func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Operation     func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Status        func(childComplexity int) int
+	}
+
+	ApiRequestConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	ApiRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -863,6 +886,7 @@ type AccountResolver interface {
 	Memberships(ctx context.Context, obj *model.Account, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) (*model.MembershipConnection, error)
 	Orders(ctx context.Context, obj *model.Account, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.OrderConnection, error)
 	Customers(ctx context.Context, obj *model.Account, first *int, after *string, email *string, query *string, createdAfter *time.Time, createdBefore *time.Time) (*model.CustomerConnection, error)
+	RequestLog(ctx context.Context, obj *model.Account, first *int, after *string, apiKey *string, status *model.RequestStatusClass) (*model.APIRequestConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
 	Events(ctx context.Context, obj *model.Account, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
 }
@@ -1181,6 +1205,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.Readiness(childComplexity), true
+	case "Account.requestLog":
+		if e.ComplexityRoot.Account.RequestLog == nil {
+			break
+		}
+
+		args, err := ec.field_Account_requestLog_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.RequestLog(childComplexity, args["first"].(*int), args["after"].(*string), args["apiKey"].(*string), args["status"].(*model.RequestStatusClass)), true
 	case "Account.stats":
 		if e.ComplexityRoot.Account.Stats == nil {
 			break
@@ -1556,6 +1591,87 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ApiKeyEdge.Node(childComplexity), true
+
+	case "ApiRequest.apiKeyId":
+		if e.ComplexityRoot.ApiRequest.APIKeyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.APIKeyID(childComplexity), true
+	case "ApiRequest.correlationId":
+		if e.ComplexityRoot.ApiRequest.CorrelationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.CorrelationID(childComplexity), true
+	case "ApiRequest.createdAt":
+		if e.ComplexityRoot.ApiRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.CreatedAt(childComplexity), true
+	case "ApiRequest.durationMs":
+		if e.ComplexityRoot.ApiRequest.DurationMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.DurationMs(childComplexity), true
+	case "ApiRequest.method":
+		if e.ComplexityRoot.ApiRequest.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.Method(childComplexity), true
+	case "ApiRequest.object":
+		if e.ComplexityRoot.ApiRequest.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.Object(childComplexity), true
+	case "ApiRequest.operation":
+		if e.ComplexityRoot.ApiRequest.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.Operation(childComplexity), true
+	case "ApiRequest.path":
+		if e.ComplexityRoot.ApiRequest.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.Path(childComplexity), true
+	case "ApiRequest.status":
+		if e.ComplexityRoot.ApiRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequest.Status(childComplexity), true
+
+	case "ApiRequestConnection.edges":
+		if e.ComplexityRoot.ApiRequestConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequestConnection.Edges(childComplexity), true
+	case "ApiRequestConnection.pageInfo":
+		if e.ComplexityRoot.ApiRequestConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequestConnection.PageInfo(childComplexity), true
+
+	case "ApiRequestEdge.cursor":
+		if e.ComplexityRoot.ApiRequestEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequestEdge.Cursor(childComplexity), true
+	case "ApiRequestEdge.node":
+		if e.ComplexityRoot.ApiRequestEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiRequestEdge.Node(childComplexity), true
 
 	case "BillingSubscription.cancelAt":
 		if e.ComplexityRoot.BillingSubscription.CancelAt == nil {
@@ -4791,7 +4907,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/analytics.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/analytics.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/requestlog.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4819,6 +4935,7 @@ var sources = []*ast.Source{
 	{Name: "schema/listings.graphqls", Input: sourceData("schema/listings.graphqls"), BuiltIn: false},
 	{Name: "schema/memberships.graphqls", Input: sourceData("schema/memberships.graphqls"), BuiltIn: false},
 	{Name: "schema/orders.graphqls", Input: sourceData("schema/orders.graphqls"), BuiltIn: false},
+	{Name: "schema/requestlog.graphqls", Input: sourceData("schema/requestlog.graphqls"), BuiltIn: false},
 	{Name: "schema/schema.graphqls", Input: sourceData("schema/schema.graphqls"), BuiltIn: false},
 	{Name: "schema/subscriptions.graphqls", Input: sourceData("schema/subscriptions.graphqls"), BuiltIn: false},
 	{Name: "schema/uploads.graphqls", Input: sourceData("schema/uploads.graphqls"), BuiltIn: false},
@@ -4886,6 +5003,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_orders(ctx, field)
 	case "customers":
 		return ec.fieldContext_Account_customers(ctx, field)
+	case "requestLog":
+		return ec.fieldContext_Account_requestLog(ctx, field)
 	case "webhooks":
 		return ec.fieldContext_Account_webhooks(ctx, field)
 	case "events":
@@ -5070,6 +5189,50 @@ func (ec *executionContext) childFields_ApiKeyEdge(ctx context.Context, field gr
 		return ec.fieldContext_ApiKeyEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ApiKeyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ApiRequest_object(ctx, field)
+	case "apiKeyId":
+		return ec.fieldContext_ApiRequest_apiKeyId(ctx, field)
+	case "method":
+		return ec.fieldContext_ApiRequest_method(ctx, field)
+	case "path":
+		return ec.fieldContext_ApiRequest_path(ctx, field)
+	case "operation":
+		return ec.fieldContext_ApiRequest_operation(ctx, field)
+	case "status":
+		return ec.fieldContext_ApiRequest_status(ctx, field)
+	case "correlationId":
+		return ec.fieldContext_ApiRequest_correlationId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ApiRequest_createdAt(ctx, field)
+	case "durationMs":
+		return ec.fieldContext_ApiRequest_durationMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ApiRequestConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ApiRequestConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiRequestConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ApiRequestEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ApiRequestEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiRequestEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_BillingSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6839,6 +7002,44 @@ func (ec *executionContext) field_Account_orders_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["createdBefore"] = arg7
+	return args, nil
+}
+
+func (ec *executionContext) field_Account_requestLog_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "apiKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["apiKey"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*model.RequestStatusClass, error) {
+			return ec.unmarshalORequestStatusClass2ᚖcommerceᚋgraphᚋmodelᚐRequestStatusClass(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
 	return args, nil
 }
 
@@ -8700,6 +8901,50 @@ func (ec *executionContext) fieldContext_Account_customers(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Account_requestLog(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_requestLog(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().RequestLog(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["apiKey"].(*string), fc.Args["status"].(*model.RequestStatusClass))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIRequestConnection) graphql.Marshaler {
+			return ec.marshalOApiRequestConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIRequestConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_requestLog(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_requestLog_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Account_webhooks(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10323,6 +10568,362 @@ func (ec *executionContext) fieldContext_ApiKeyEdge_node(_ context.Context, fiel
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ApiKey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiRequest_object(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_object(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_apiKeyId(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_apiKeyId(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_apiKeyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIKeyID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_apiKeyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_method(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_method(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_path(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_path(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_operation(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_operation(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_status(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_status(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_correlationId(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_correlationId(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_correlationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CorrelationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_correlationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_createdAt(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequest_durationMs(ctx context.Context, field graphql.CollectedField, obj *model.APIRequest) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequest_durationMs(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequest_durationMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DurationMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequest_durationMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APIRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequestConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.APIRequestEdge) graphql.Marshaler {
+			return ec.marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequestConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiRequestEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiRequestConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APIRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequestConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ApiRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APIRequestEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_ApiRequestEdge_cursor(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequestEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiRequestEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ApiRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APIRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiRequestEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIRequest) graphql.Marshaler {
+			return ec.marshalNApiRequest2ᚖcommerceᚋgraphᚋmodelᚐAPIRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ApiRequestEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiRequest(ctx, field)
 		},
 	}
 	return fc, nil
@@ -26853,6 +27454,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "requestLog":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_requestLog(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "webhooks":
 			field := field
 
@@ -27635,6 +28274,179 @@ func (ec *executionContext) _ApiKeyEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "node":
 			out.Values[i] = ec._ApiKeyEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var apiRequestImplementors = []string{"ApiRequest"}
+
+func (ec *executionContext) _ApiRequest(ctx context.Context, sel ast.SelectionSet, obj *model.APIRequest) graphql.Marshaler {
+	if m, ok := ec.fast_ApiRequest(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiRequest")
+		case "object":
+			out.Values[i] = ec._ApiRequest_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiKeyId":
+			out.Values[i] = ec._ApiRequest_apiKeyId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "method":
+			out.Values[i] = ec._ApiRequest_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._ApiRequest_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operation":
+			out.Values[i] = ec._ApiRequest_operation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._ApiRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "correlationId":
+			out.Values[i] = ec._ApiRequest_correlationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._ApiRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "durationMs":
+			out.Values[i] = ec._ApiRequest_durationMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var apiRequestConnectionImplementors = []string{"ApiRequestConnection"}
+
+func (ec *executionContext) _ApiRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APIRequestConnection) graphql.Marshaler {
+	if m, ok := ec.fast_ApiRequestConnection(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiRequestConnection")
+		case "edges":
+			out.Values[i] = ec._ApiRequestConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ApiRequestConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var apiRequestEdgeImplementors = []string{"ApiRequestEdge"}
+
+func (ec *executionContext) _ApiRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APIRequestEdge) graphql.Marshaler {
+	if m, ok := ec.fast_ApiRequestEdge(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiRequestEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiRequestEdge")
+		case "cursor":
+			out.Values[i] = ec._ApiRequestEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ApiRequestEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -34097,6 +34909,45 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNApiRequest2ᚖcommerceᚋgraphᚋmodelᚐAPIRequest(ctx context.Context, sel ast.SelectionSet, v *model.APIRequest) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ApiRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APIRequestEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNApiRequestEdge2ᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNApiRequestEdge2ᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdge(ctx context.Context, sel ast.SelectionSet, v *model.APIRequestEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ApiRequestEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus(ctx context.Context, v any) (model.BillingStatus, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNBillingStatus2commerceᚋgraphᚋmodelᚐBillingStatus[tmp]
@@ -36285,6 +37136,13 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOApiRequestConnection2ᚖcommerceᚋgraphᚋmodelᚐAPIRequestConnection(ctx context.Context, sel ast.SelectionSet, v *model.APIRequestConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ApiRequestConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason(ctx context.Context, v any) (*model.BillingReason, error) {
 	if v == nil {
 		return nil, nil
@@ -37342,6 +38200,22 @@ func (ec *executionContext) marshalORedelivery2ᚖcommerceᚋgraphᚋmodelᚐRed
 		return graphql.Null
 	}
 	return ec._Redelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalORequestStatusClass2ᚖcommerceᚋgraphᚋmodelᚐRequestStatusClass(ctx context.Context, v any) (*model.RequestStatusClass, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.RequestStatusClass)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORequestStatusClass2ᚖcommerceᚋgraphᚋmodelᚐRequestStatusClass(ctx context.Context, sel ast.SelectionSet, v *model.RequestStatusClass) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOStore2ᚖcommerceᚋgraphᚋmodelᚐStore(ctx context.Context, sel ast.SelectionSet, v *model.Store) graphql.Marshaler {

@@ -19,6 +19,7 @@ import (
 	"commerce/netguard"
 	"commerce/processor"
 	"commerce/ratelimit"
+	"commerce/requestlog"
 	"commerce/storage"
 	"commerce/webhooks"
 )
@@ -79,6 +80,8 @@ type Resolver struct {
 	// LicenseKeysRefresh is how often the license signing keys are read
 	// again; zero is DefaultLicenseKeysRefresh. Tests shorten it.
 	LicenseKeysRefresh time.Duration
+	// Requests is the seller's request log (requestlog.go).
+	Requests *requestlog.Store
 	// Version is the running version, reported by ping.
 	Version string
 	// Now is the clock; tests may replace it.

@@ -71,7 +71,7 @@ func (a *API) authenticate(required, deferred bool) func(http.Handler) http.Hand
 				return
 			}
 			if ri := infoFrom(r.Context()); ri != nil {
-				ri.accountID = p.AccountID
+				ri.accountID, ri.keyID = p.AccountID, p.KeyID
 			}
 			if required && !p.CanWrite() && r.Method != http.MethodGet && r.Method != http.MethodHead {
 				a.Problems.Write(w, r, resolvers.ReadOnlyProblem())

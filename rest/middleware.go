@@ -38,6 +38,8 @@ func CorrelationID(ctx context.Context) string {
 // requestInfo is filled as the request travels inward and read by the access log.
 type requestInfo struct {
 	accountID string
+	// keyID and operation feed the seller's request log (requestlog.go).
+	keyID, operation string
 }
 
 func infoFrom(ctx context.Context) *requestInfo {

@@ -195,6 +195,8 @@ var GraphQLOnly = []Field{
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
 	{GraphQL: "Mutation.signOut", Group: "default", Note: "the console's sign-out (clears the session cookie)"},
+	{GraphQL: "Account.requestLog", Group: "default",
+		Note: "the seller's request log (issue 29; no section of CONTRACT gives it a REST route): GraphQL, the console and MCP's viewer tool"},
 }
 
 // nodeGroup is the group of the resource an id names, by its prefix.

@@ -46,6 +46,7 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	srv.AddTransport(postJSON{})                   // transport.POST without re-encoding the data: graphql_post.go
 	srv.AddTransport(websocketTransport(res, log)) // subscriptions (subscriptions.go)
 	srv.Use(websocketOperations{ps: ps})
+	srv.Use(requestLogOperation{}) // the request log's operation name (requestlog.go)
 	cache := queryCache{lru.New[*ast.QueryDocument](queryCacheEntries)}
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(maxTokens) // documentLimits refuses first, with its own message

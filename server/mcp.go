@@ -205,6 +205,7 @@ func (s *Server) mcpHandler(api *rest.API, ps rest.Problems) http.Handler {
 		}
 		defer release()
 		rest.BufferBody(r, body)
+		noteMCPOperation(r.Context(), body)
 		inner.ServeHTTP(w, r)
 	})
 	authed := api.Authenticate(false)(checks)

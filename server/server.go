@@ -38,6 +38,7 @@ import (
 	"commerce/processor/sandbox"
 	"commerce/processor/stripe"
 	"commerce/ratelimit"
+	"commerce/requestlog"
 	"commerce/resolvers"
 	"commerce/rest"
 	"commerce/storage"
@@ -69,6 +70,11 @@ type Server struct {
 	Webhooks *resolvers.WebhookDispatcher
 	// Mail delivers the stored email when the process works.
 	Mail *mail.Dispatcher
+	// RequestLog is the seller's request log (requestlog), on a Redis
+	// client of its own (logRedis): its flushes never share a connection
+	// or a round trip with the request path's.
+	RequestLog *requestlog.Store
+	logRedis   redis.UniversalClient
 
 	work    bool
 	handler http.Handler
@@ -163,6 +169,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	}
 	limiter := ratelimit.New(rdb, opts.RateLimitPrefix, ratelimit.Scale(cfg.RateLimitScale))
 	res.Limiter, res.Jobs, res.Mail = limiter, jc, &mail.Outbox{DB: d, Domain: mailer.Domain()}
+	logRedis, err := OpenRedis(cfg.RedisURL)
+	if err != nil {
+		return fail(err)
+	}
+	res.Requests = requestlog.New(logRedis, opts.RateLimitPrefix)
 	s := &Server{
 		Config:   cfg,
 		Log:      log,
@@ -175,6 +186,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Webhooks: &resolvers.WebhookDispatcher{R: res},
 		Mail:     &mail.Dispatcher{DB: d, Sender: mailer, Log: log},
 		work:     opts.Work,
+
+		RequestLog: res.Requests,
+		logRedis:   logRedis,
 	}
 	s.handler = s.routes()
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -187,6 +201,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	// Product-page views: flushed every few seconds, and once more when
 	// Close stops the background (after the last request was served).
 	s.background.Go(func() { s.Resolver.CountViews(bg) })
+	// The request log: flushed every half second, and once more at Close.
+	s.background.Go(func() {
+		s.RequestLog.Run(bg, func(err error) { log.Warn("request log entries dropped", "error", err) })
+	})
 	if opts.Work {
 		// Periodic work, claimed by whichever worker process ticks first
 		// (no leader: docs/decisions.md, "Periodic work without a leader").
@@ -288,6 +306,7 @@ func (s *Server) Close(ctx context.Context) {
 	s.stopBackground()
 	s.background.Wait()
 	_ = s.Redis.Close()
+	_ = s.logRedis.Close()
 	s.DB.Close()
 	_ = s.Resolver.Storage.Close()
 }
@@ -298,7 +317,7 @@ func (s *Server) routes() http.Handler {
 	api := &rest.API{Resolver: s.Resolver, DB: s.DB, Limiter: s.Limiter, Problems: ps, Metrics: metrics, Version: Version}
 
 	r := chi.NewRouter()
-	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.Recover(ps))
+	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.RequestLog(s.RequestLog), rest.Recover(ps))
 	// Every GET route also answers HEAD (CONTRACT §10): a HEAD with no
 	// route of its own is routed to the GET handler (the body is dropped).
 	r.Use(middleware.GetHead)

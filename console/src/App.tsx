@@ -20,6 +20,7 @@ import { LicenseKeyScreen, LicenseKeys } from './screens/LicenseKeys';
 import { Webhooks } from './screens/Webhooks';
 import { Events } from './screens/Events';
 import { ApiKeys } from './screens/ApiKeys';
+import { Requests } from './screens/Requests';
 import { Settings } from './screens/Settings';
 import { Billing } from './screens/Billing';
 
@@ -35,6 +36,7 @@ const nav: { to: string; label: string }[] = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/events', label: 'Events' },
   { to: '/api-keys', label: 'API keys' },
+  { to: '/requests', label: 'Requests' },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -59,6 +61,7 @@ function route(path: string) {
   if (path === '/webhooks') return <Webhooks />;
   if (path === '/events') return <Events />;
   if (path === '/api-keys') return <ApiKeys />;
+  if (path === '/requests') return <Requests />;
   if (path === '/settings') return <Settings />;
   if (path === '/settings/billing') return <Billing />;
   return (

@@ -400,6 +400,21 @@ export const ApiKeysQuery = graphql(`
   }
 `);
 
+// The request log (issue 29): the account's keys' recent requests, newest
+// first, by key and status class; the keys name the filter's options.
+export const RequestLogQuery = graphql(`
+  query RequestLog($first: Int, $after: String, $apiKey: ID, $status: RequestStatusClass) {
+    viewer {
+      id
+      apiKeys(first: 100) { edges { node { id name prefix } } }
+      requestLog(first: $first, after: $after, apiKey: $apiKey, status: $status) {
+        edges { cursor node { apiKeyId method path operation status correlationId createdAt durationMs } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`);
+
 export const CreateApiKey = graphql(`
   mutation CreateApiKey($input: CreateApiKeyInput!) {
     createApiKey(input: $input) { id name scope prefix key }

@@ -2,6 +2,13 @@
 
 package model
 
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
 // The operations that change something; a READ_ONLY key may not run them (permission_denied).
 type Mutation struct {
 }
@@ -16,4 +23,65 @@ type Query struct {
 // {"authorization": "Bearer svc_…"}. A key holds at most 10 subscriptions at
 // once; the 11th fails with rate_limited.
 type Subscription struct {
+}
+
+// A class of HTTP statuses, to narrow the request log.
+type RequestStatusClass string
+
+const (
+	// Answered below 400 (2xx, 3xx).
+	RequestStatusClassSucceeded RequestStatusClass = "SUCCEEDED"
+	// Refused as the caller's mistake (4xx).
+	RequestStatusClassClientError RequestStatusClass = "CLIENT_ERROR"
+	// Failed on the service's side (5xx).
+	RequestStatusClassServerError RequestStatusClass = "SERVER_ERROR"
+)
+
+var AllRequestStatusClass = []RequestStatusClass{
+	RequestStatusClassSucceeded,
+	RequestStatusClassClientError,
+	RequestStatusClassServerError,
+}
+
+func (e RequestStatusClass) IsValid() bool {
+	switch e {
+	case RequestStatusClassSucceeded, RequestStatusClassClientError, RequestStatusClassServerError:
+		return true
+	}
+	return false
+}
+
+func (e RequestStatusClass) String() string {
+	return string(e)
+}
+
+func (e *RequestStatusClass) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RequestStatusClass(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RequestStatusClass", str)
+	}
+	return nil
+}
+
+func (e RequestStatusClass) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RequestStatusClass) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RequestStatusClass) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

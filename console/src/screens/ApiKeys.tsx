@@ -3,6 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { ApiKeysQuery, CreateApiKey, DeleteApiKey } from '../ops';
 import type { ApiKeyScope } from '../gql/graphql';
 import { problemsOf, type Problem } from '../problems';
+import { Link } from '../router';
 import { Empty, Field, FormErrors, Loading, Notice, Page, Secret, Select, Time } from '../ui';
 
 export function ApiKeys() {
@@ -106,7 +107,10 @@ export function ApiKeys() {
                     <td><Time value={k.createdAt} /></td>
                     <td><Time value={k.lastUsedAt} /></td>
                     <td><Time value={k.expiresAt} /></td>
-                    <td>
+                    <td className="nowrap">
+                      <Link to={`/requests?key=${encodeURIComponent(k.id)}`} className="button secondary small" aria-label={`Requests of ${k.name}`}>
+                        Requests
+                      </Link>{' '}
                       <button type="button" className="danger small" disabled={busy} onClick={() => doRevoke(k.id, k.name)} aria-label={`Revoke ${k.name}`}>
                         Revoke
                       </button>
