@@ -1342,9 +1342,13 @@ func (ec *executionContext) fastWrite_ApiRequestConnection(p *fastPlan, obj *mod
 			b.WriteString("\"ApiRequestConnection\"")
 		case 1:
 			b.WriteByte('[')
+			start := b.Len()
 			for j := range obj.Edges {
 				if j > 0 {
 					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
 				}
 				if obj.Edges[j] == nil {
 					return false
@@ -14569,9 +14573,13 @@ func (ec *executionContext) fast_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraph�
 
 func (ec *executionContext) fastList_marshalNApiRequestEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAPIRequestEdgeᚄ(p *fastPlan, v []*model.APIRequestEdge, b *fastBuf) bool {
 	b.WriteByte('[')
+	start := b.Len()
 	for i := range v {
 		if i > 0 {
 			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
 		}
 		if v[i] == nil {
 			return false
