@@ -1,6 +1,7 @@
 // Package logging is what every log line of the service goes through
 // (CONTRACT §24): a slog.Handler that keeps secrets and buyers' addresses
-// out of the log whatever handler writes it.
+// out of the log whatever handler writes it, and joins each line logged
+// within a trace's span to it (trace_id, span_id).
 //
 //   - An email address anywhere in a message or a string value (errors
 //     included) is masked to its first character: j***@example.com.
@@ -21,6 +22,8 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Wrap returns log with its handler wrapped by Handler (log as it is when
@@ -40,6 +43,11 @@ type handler struct{ next slog.Handler }
 func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
 
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
+	// The span the line was logged in, when tracing is on (CONTRACT §24):
+	// a line joins its trace.
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+	}
 	dirty := needsCleaning(r.Message)
 	if !dirty {
 		r.Attrs(func(a slog.Attr) bool {

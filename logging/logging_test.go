@@ -2,12 +2,14 @@ package logging
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Every place a string reaches a log line — the message, attributes,
@@ -36,4 +38,19 @@ func TestMaskEmail(t *testing.T) {
 	require.Equal(t, "j***@example.com", MaskEmail("jane@example.com"))
 	require.Equal(t, "not an address", Clean("not an address"))
 	require.Equal(t, "x***@y.io and z***@w.org", Clean("x@y.io and zed@w.org"))
+}
+
+// A line logged within a span carries its trace_id and span_id; one logged
+// outside carries neither.
+func TestHandlerJoinsTheTrace(t *testing.T) {
+	var buf bytes.Buffer
+	log := Wrap(slog.New(slog.NewJSONHandler(&buf, nil)))
+	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+	ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}))
+	log.InfoContext(ctx, "request", "status", 200)
+	require.Contains(t, buf.String(), `"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736","span_id":"00f067aa0ba902b7"`)
+	buf.Reset()
+	log.InfoContext(context.Background(), "request", "status", 200)
+	require.NotContains(t, buf.String(), "trace_id")
 }
