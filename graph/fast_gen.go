@@ -3511,20 +3511,22 @@ func (ec *executionContext) fastPlan_File(sel ast.SelectionSet) *fastPlan {
 		switch f.Name {
 		case "__typename":
 			p.fields[i].id = 0
-		case "object":
+		case "id":
 			p.fields[i].id = 1
-		case "token":
+		case "object":
 			p.fields[i].id = 2
-		case "purpose":
+		case "token":
 			p.fields[i].id = 3
-		case "filename":
+		case "purpose":
 			p.fields[i].id = 4
-		case "size":
+		case "filename":
 			p.fields[i].id = 5
-		case "contentType":
+		case "size":
 			p.fields[i].id = 6
-		case "expiresAt":
+		case "contentType":
 			p.fields[i].id = 7
+		case "expiresAt":
+			p.fields[i].id = 8
 		default:
 			return nil
 		}
@@ -3545,18 +3547,21 @@ func (ec *executionContext) fastWrite_File(p *fastPlan, obj *model.File, b *fast
 		case 0:
 			b.WriteString("\"File\"")
 		case 1:
-			b.str(obj.Object)
+			mv := obj.GetID()
+			b.str(mv)
 		case 2:
-			b.str(obj.Token)
+			b.str(obj.Object)
 		case 3:
-			b.str(marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose[obj.Purpose])
+			b.str(obj.Token)
 		case 4:
-			b.str(obj.Filename)
+			b.str(marshalNFilePurpose2commerceᚋgraphᚋmodelᚐFilePurpose[obj.Purpose])
 		case 5:
-			b.int(int64(obj.Size))
+			b.str(obj.Filename)
 		case 6:
-			b.str(obj.ContentType)
+			b.int(int64(obj.Size))
 		case 7:
+			b.str(obj.ContentType)
+		case 8:
 			if t := obj.ExpiresAt; t.IsZero() {
 				return false
 			} else {
@@ -4323,12 +4328,17 @@ func (ec *executionContext) fastPlan_Listing(sel ast.SelectionSet) *fastPlan {
 			p.fields[i].id = 26
 		case "metadata":
 			p.fields[i].id = 27
-		case "createdAt":
+		case "readiness":
 			p.fields[i].id = 28
-		case "updatedAt":
+			if p.fields[i].sub = ec.fastPlan_ListingReadiness(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "createdAt":
 			p.fields[i].id = 29
-		case "publishedAt":
+		case "updatedAt":
 			p.fields[i].id = 30
+		case "publishedAt":
+			p.fields[i].id = 31
 		default:
 			return nil
 		}
@@ -4474,18 +4484,26 @@ func (ec *executionContext) fastWrite_Listing(p *fastPlan, obj *model.Listing, b
 				m.MarshalGQL(b)
 			}
 		case 28:
+			mv := obj.GraphQLReadiness()
+			if mv == nil {
+				return false
+			}
+			if !ec.fastWrite_ListingReadiness(f.sub, mv, b) {
+				return false
+			}
+		case 29:
 			if t := obj.CreatedAt; t.IsZero() {
 				return false
 			} else {
 				b.time(t)
 			}
-		case 29:
+		case 30:
 			if t := obj.UpdatedAt; t.IsZero() {
 				return false
 			} else {
 				b.time(t)
 			}
-		case 30:
+		case 31:
 			if obj.PublishedAt == nil {
 				b.WriteString("null")
 				break
@@ -8114,10 +8132,12 @@ func (ec *executionContext) fastPlan___Directive(sel ast.SelectionSet) *fastPlan
 			p.fields[i].id = 0
 		case "name":
 			p.fields[i].id = 1
-		case "isRepeatable":
+		case "description":
 			p.fields[i].id = 2
-		case "locations":
+		case "isRepeatable":
 			p.fields[i].id = 3
+		case "locations":
+			p.fields[i].id = 4
 		default:
 			return nil
 		}
@@ -8140,8 +8160,15 @@ func (ec *executionContext) fastWrite___Directive(p *fastPlan, obj *introspectio
 		case 1:
 			b.str(obj.Name)
 		case 2:
-			b.bool(obj.IsRepeatable)
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
 		case 3:
+			b.bool(obj.IsRepeatable)
+		case 4:
 			b.WriteByte('[')
 			start := b.Len()
 			for j := range obj.Locations {
@@ -8191,6 +8218,12 @@ func (ec *executionContext) fastPlan___EnumValue(sel ast.SelectionSet) *fastPlan
 			p.fields[i].id = 0
 		case "name":
 			p.fields[i].id = 1
+		case "description":
+			p.fields[i].id = 2
+		case "isDeprecated":
+			p.fields[i].id = 3
+		case "deprecationReason":
+			p.fields[i].id = 4
 		default:
 			return nil
 		}
@@ -8212,6 +8245,23 @@ func (ec *executionContext) fastWrite___EnumValue(p *fastPlan, obj *introspectio
 			b.WriteString("\"__EnumValue\"")
 		case 1:
 			b.str(obj.Name)
+		case 2:
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 3:
+			mv := obj.IsDeprecated()
+			b.bool(mv)
+		case 4:
+			mv := obj.DeprecationReason()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
 		}
 	}
 	b.WriteByte('}')
@@ -8249,6 +8299,17 @@ func (ec *executionContext) fastPlan___Field(sel ast.SelectionSet) *fastPlan {
 			p.fields[i].id = 0
 		case "name":
 			p.fields[i].id = 1
+		case "description":
+			p.fields[i].id = 2
+		case "type":
+			p.fields[i].id = 3
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "isDeprecated":
+			p.fields[i].id = 4
+		case "deprecationReason":
+			p.fields[i].id = 5
 		default:
 			return nil
 		}
@@ -8270,6 +8331,30 @@ func (ec *executionContext) fastWrite___Field(p *fastPlan, obj *introspection.Fi
 			b.WriteString("\"__Field\"")
 		case 1:
 			b.str(obj.Name)
+		case 2:
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 3:
+			if obj.Type == nil {
+				return false
+			}
+			if !ec.fastWrite___Type(f.sub, obj.Type, b) {
+				return false
+			}
+		case 4:
+			mv := obj.IsDeprecated()
+			b.bool(mv)
+		case 5:
+			mv := obj.DeprecationReason()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
 		}
 	}
 	b.WriteByte('}')
@@ -8307,8 +8392,19 @@ func (ec *executionContext) fastPlan___InputValue(sel ast.SelectionSet) *fastPla
 			p.fields[i].id = 0
 		case "name":
 			p.fields[i].id = 1
-		case "defaultValue":
+		case "description":
 			p.fields[i].id = 2
+		case "type":
+			p.fields[i].id = 3
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "defaultValue":
+			p.fields[i].id = 4
+		case "isDeprecated":
+			p.fields[i].id = 5
+		case "deprecationReason":
+			p.fields[i].id = 6
 		default:
 			return nil
 		}
@@ -8331,11 +8427,35 @@ func (ec *executionContext) fastWrite___InputValue(p *fastPlan, obj *introspecti
 		case 1:
 			b.str(obj.Name)
 		case 2:
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 3:
+			if obj.Type == nil {
+				return false
+			}
+			if !ec.fastWrite___Type(f.sub, obj.Type, b) {
+				return false
+			}
+		case 4:
 			if obj.DefaultValue == nil {
 				b.WriteString("null")
 				break
 			}
 			b.str((*obj.DefaultValue))
+		case 5:
+			mv := obj.IsDeprecated()
+			b.bool(mv)
+		case 6:
+			mv := obj.DeprecationReason()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
 		}
 	}
 	b.WriteByte('}')
@@ -8350,6 +8470,332 @@ func (ec *executionContext) fast___InputValue(_ context.Context, sel ast.Selecti
 	}
 	b := &fastBuf{}
 	if !ec.fastWrite___InputValue(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan___Schema is sel's plan on __Schema, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan___Schema(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("__Schema", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "description":
+			p.fields[i].id = 1
+		case "types":
+			p.fields[i].id = 2
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "queryType":
+			p.fields[i].id = 3
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "mutationType":
+			p.fields[i].id = 4
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "subscriptionType":
+			p.fields[i].id = 5
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "directives":
+			p.fields[i].id = 6
+			if p.fields[i].sub = ec.fastPlan___Directive(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite___Schema writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite___Schema(p *fastPlan, obj *introspection.Schema, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"__Schema\"")
+		case 1:
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 2:
+			mv := obj.Types()
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range mv {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(mv))
+					}
+				}
+				if !ec.fastWrite___Type(f.sub, &mv[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 3:
+			mv := obj.QueryType()
+			if mv == nil {
+				return false
+			}
+			if !ec.fastWrite___Type(f.sub, mv, b) {
+				return false
+			}
+		case 4:
+			mv := obj.MutationType()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			if !ec.fastWrite___Type(f.sub, mv, b) {
+				return false
+			}
+		case 5:
+			mv := obj.SubscriptionType()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			if !ec.fastWrite___Type(f.sub, mv, b) {
+				return false
+			}
+		case 6:
+			mv := obj.Directives()
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range mv {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(mv))
+					}
+				}
+				if !ec.fastWrite___Directive(f.sub, &mv[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast___Schema is ___Schema's direct path.
+func (ec *executionContext) fast___Schema(_ context.Context, sel ast.SelectionSet, obj *introspection.Schema) (graphql.Marshaler, bool) {
+	p := ec.fastPlan___Schema(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite___Schema(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan___Type is sel's plan on __Type, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan___Type(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("__Type", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "kind":
+			p.fields[i].id = 1
+		case "name":
+			p.fields[i].id = 2
+		case "description":
+			p.fields[i].id = 3
+		case "specifiedByURL":
+			p.fields[i].id = 4
+		case "interfaces":
+			p.fields[i].id = 5
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "possibleTypes":
+			p.fields[i].id = 6
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "inputFields":
+			p.fields[i].id = 7
+			if p.fields[i].sub = ec.fastPlan___InputValue(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "ofType":
+			p.fields[i].id = 8
+			if p.fields[i].sub = ec.fastPlan___Type(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "isOneOf":
+			p.fields[i].id = 9
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite___Type writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite___Type(p *fastPlan, obj *introspection.Type, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"__Type\"")
+		case 1:
+			mv := obj.Kind()
+			b.str(mv)
+		case 2:
+			mv := obj.Name()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 3:
+			mv := obj.Description()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 4:
+			mv := obj.SpecifiedByURL()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*mv))
+		case 5:
+			mv := obj.Interfaces()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range mv {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(mv))
+					}
+				}
+				if !ec.fastWrite___Type(f.sub, &mv[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 6:
+			mv := obj.PossibleTypes()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range mv {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(mv))
+					}
+				}
+				if !ec.fastWrite___Type(f.sub, &mv[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 7:
+			mv := obj.InputFields()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range mv {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(mv))
+					}
+				}
+				if !ec.fastWrite___InputValue(f.sub, &mv[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 8:
+			mv := obj.OfType()
+			if mv == nil {
+				b.WriteString("null")
+				break
+			}
+			if !ec.fastWrite___Type(f.sub, mv, b) {
+				return false
+			}
+		case 9:
+			mv := obj.IsOneOf()
+			b.bool(mv)
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast___Type is ___Type's direct path.
+func (ec *executionContext) fast___Type(_ context.Context, sel ast.SelectionSet, obj *introspection.Type) (graphql.Marshaler, bool) {
+	p := ec.fastPlan___Type(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite___Type(p, obj, b) {
 		return nil, false
 	}
 	return b, true
@@ -10906,6 +11352,20 @@ func (ec *executionContext) fastField_EventEdge_cursor(obj *model.EventEdge) (gr
 	switch {
 	default:
 		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
+// fastField_File_id is _File_id's direct path.
+func (ec *executionContext) fastField_File_id(obj *model.File) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("File", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.GetID()
+		b.str(mv)
 	}
 	return b, true
 }
@@ -14324,6 +14784,24 @@ func (ec *executionContext) fastField___Directive_name(obj *introspection.Direct
 	return b, true
 }
 
+// fastField___Directive_description is ___Directive_description's direct path.
+func (ec *executionContext) fastField___Directive_description(obj *introspection.Directive) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Directive", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
 // fastField___Directive_isRepeatable is ___Directive_isRepeatable's direct path.
 func (ec *executionContext) fastField___Directive_isRepeatable(obj *introspection.Directive) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("__Directive", "isRepeatable") {
@@ -14374,6 +14852,56 @@ func (ec *executionContext) fastField___EnumValue_name(obj *introspection.EnumVa
 	return b, true
 }
 
+// fastField___EnumValue_description is ___EnumValue_description's direct path.
+func (ec *executionContext) fastField___EnumValue_description(obj *introspection.EnumValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__EnumValue", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___EnumValue_isDeprecated is ___EnumValue_isDeprecated's direct path.
+func (ec *executionContext) fastField___EnumValue_isDeprecated(obj *introspection.EnumValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__EnumValue", "isDeprecated") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.IsDeprecated()
+		b.bool(mv)
+	}
+	return b, true
+}
+
+// fastField___EnumValue_deprecationReason is ___EnumValue_deprecationReason's direct path.
+func (ec *executionContext) fastField___EnumValue_deprecationReason(obj *introspection.EnumValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__EnumValue", "deprecationReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.DeprecationReason()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
 // fastField___Field_name is ___Field_name's direct path.
 func (ec *executionContext) fastField___Field_name(obj *introspection.Field) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("__Field", "name") {
@@ -14383,6 +14911,56 @@ func (ec *executionContext) fastField___Field_name(obj *introspection.Field) (gr
 	switch {
 	default:
 		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField___Field_description is ___Field_description's direct path.
+func (ec *executionContext) fastField___Field_description(obj *introspection.Field) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Field", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Field_isDeprecated is ___Field_isDeprecated's direct path.
+func (ec *executionContext) fastField___Field_isDeprecated(obj *introspection.Field) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Field", "isDeprecated") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.IsDeprecated()
+		b.bool(mv)
+	}
+	return b, true
+}
+
+// fastField___Field_deprecationReason is ___Field_deprecationReason's direct path.
+func (ec *executionContext) fastField___Field_deprecationReason(obj *introspection.Field) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Field", "deprecationReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.DeprecationReason()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
 	}
 	return b, true
 }
@@ -14400,6 +14978,24 @@ func (ec *executionContext) fastField___InputValue_name(obj *introspection.Input
 	return b, true
 }
 
+// fastField___InputValue_description is ___InputValue_description's direct path.
+func (ec *executionContext) fastField___InputValue_description(obj *introspection.InputValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__InputValue", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
 // fastField___InputValue_defaultValue is ___InputValue_defaultValue's direct path.
 func (ec *executionContext) fastField___InputValue_defaultValue(obj *introspection.InputValue) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("__InputValue", "defaultValue") {
@@ -14413,6 +15009,138 @@ func (ec *executionContext) fastField___InputValue_defaultValue(obj *introspecti
 			break
 		}
 		b.str((*obj.DefaultValue))
+	}
+	return b, true
+}
+
+// fastField___InputValue_isDeprecated is ___InputValue_isDeprecated's direct path.
+func (ec *executionContext) fastField___InputValue_isDeprecated(obj *introspection.InputValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__InputValue", "isDeprecated") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.IsDeprecated()
+		b.bool(mv)
+	}
+	return b, true
+}
+
+// fastField___InputValue_deprecationReason is ___InputValue_deprecationReason's direct path.
+func (ec *executionContext) fastField___InputValue_deprecationReason(obj *introspection.InputValue) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__InputValue", "deprecationReason") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.DeprecationReason()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Schema_description is ___Schema_description's direct path.
+func (ec *executionContext) fastField___Schema_description(obj *introspection.Schema) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Schema", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Type_kind is ___Type_kind's direct path.
+func (ec *executionContext) fastField___Type_kind(obj *introspection.Type) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Type", "kind") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Kind()
+		b.str(mv)
+	}
+	return b, true
+}
+
+// fastField___Type_name is ___Type_name's direct path.
+func (ec *executionContext) fastField___Type_name(obj *introspection.Type) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Type", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Name()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Type_description is ___Type_description's direct path.
+func (ec *executionContext) fastField___Type_description(obj *introspection.Type) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Type", "description") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.Description()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Type_specifiedByURL is ___Type_specifiedByURL's direct path.
+func (ec *executionContext) fastField___Type_specifiedByURL(obj *introspection.Type) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Type", "specifiedByURL") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.SpecifiedByURL()
+		if mv == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*mv))
+	}
+	return b, true
+}
+
+// fastField___Type_isOneOf is ___Type_isOneOf's direct path.
+func (ec *executionContext) fastField___Type_isOneOf(obj *introspection.Type) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("__Type", "isOneOf") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		mv := obj.IsOneOf()
+		b.bool(mv)
 	}
 	return b, true
 }
@@ -15216,6 +15944,38 @@ func (ec *executionContext) fastList_marshalN__InputValue2ᚕgithubᚗcomᚋ99de
 	return true
 }
 
+// fast_marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ is marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ's direct path: one plan for every element, no goroutine.
+func (ec *executionContext) fast_marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(_ context.Context, sel ast.SelectionSet, v []introspection.Type) (graphql.Marshaler, bool) {
+	p := ec.fastPlan___Type(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
+	if !ec.fastList_marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(p, v, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+func (ec *executionContext) fastList_marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(p *fastPlan, v []introspection.Type, b *fastBuf) bool {
+	b.WriteByte('[')
+	start := b.Len()
+	for i := range v {
+		if i > 0 {
+			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
+		}
+		if !ec.fastWrite___Type(p, &v[i], b) {
+			return false
+		}
+	}
+	b.WriteByte(']')
+	return true
+}
+
 // fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ is marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ's direct path: one plan for every element, no goroutine.
 func (ec *executionContext) fast_marshalOPlan2ᚕᚖcommerceᚋgraphᚋmodelᚐPlanᚄ(_ context.Context, sel ast.SelectionSet, v []*model.Plan) (graphql.Marshaler, bool) {
 	if v == nil {
@@ -15352,6 +16112,41 @@ func (ec *executionContext) fastList_marshalO__InputValue2ᚕgithubᚗcomᚋ99de
 			}
 		}
 		if !ec.fastWrite___InputValue(p, &v[i], b) {
+			return false
+		}
+	}
+	b.WriteByte(']')
+	return true
+}
+
+// fast_marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ is marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ's direct path: one plan for every element, no goroutine.
+func (ec *executionContext) fast_marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(_ context.Context, sel ast.SelectionSet, v []introspection.Type) (graphql.Marshaler, bool) {
+	if v == nil {
+		return nil, false
+	}
+	p := ec.fastPlan___Type(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
+	if !ec.fastList_marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(p, v, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+func (ec *executionContext) fastList_marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(p *fastPlan, v []introspection.Type, b *fastBuf) bool {
+	b.WriteByte('[')
+	start := b.Len()
+	for i := range v {
+		if i > 0 {
+			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
+		}
+		if !ec.fastWrite___Type(p, &v[i], b) {
 			return false
 		}
 	}

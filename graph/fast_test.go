@@ -14,6 +14,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
 	"commerce/graph/model"
@@ -123,6 +124,7 @@ func fakeListings(n int) []*model.Listing {
 func fastServer(root ResolverRoot) (http.Handler, *sync.Map) {
 	srv := handler.New(NewExecutableSchema(Config{Resolvers: root}))
 	srv.AddTransport(transport.POST{})
+	srv.Use(extension.Introspection{}) // the introspection cases
 	var seen sync.Map
 	srv.AroundFields(func(ctx context.Context, next graphql.Resolver) (any, error) {
 		fc := graphql.GetFieldContext(ctx)
@@ -212,6 +214,17 @@ func TestFastPathSameBytes(t *testing.T) {
 		tc{"non-null object missing", hb, `{ viewer { listings(first: 10) { edges { node { id readiness { sellable } } } } } }`, nil, true},
 		tc{"non-null element missing", hb, `{ viewer { listings(first: 10) { edges { node { id checkoutSchema { key } } } } } }`, nil, true},
 		tc{"nothing missing", hb, `{ viewer { listings(first: 7) { edges { node { id createdAt readiness { sellable } } } } } }`, nil, false},
+		// Introspection's objects are written directly too (their
+		// argument-free methods are plain), and a selection holding a
+		// field with arguments (fields, enumValues) falls back whole.
+		tc{"introspection", h, `{ __schema { queryType { name } mutationType { name } subscriptionType { name }
+			types { kind name description specifiedByURL isOneOf fields(includeDeprecated: true) { name description isDeprecated deprecationReason
+				args { name description defaultValue type { kind name ofType { kind name ofType { kind name } } } }
+				type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }
+				inputFields { name defaultValue type { kind name ofType { kind name } } } interfaces { name } possibleTypes { name }
+				enumValues(includeDeprecated: true) { name isDeprecated deprecationReason } }
+			directives { name description locations isRepeatable args { name type { kind name } } } } }`, nil, false},
+		tc{"introspection, plain fields only", h, `{ __type(name: "Listing") { kind name description specifiedByURL isOneOf interfaces { name kind } } }`, nil, false},
 	)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -235,6 +248,13 @@ func TestFastPathSameBytes(t *testing.T) {
 	}
 	if n := count(seen, "Account.listings"); n != 1 {
 		t.Errorf("Account.listings went through ResolveField %d times, want 1", n)
+	}
+	// A model's argument-free method (Listing.readiness is GraphQLReadiness)
+	// is written directly as well.
+	seen.Clear()
+	post(t, h, `{ viewer { listings(first: 5) { edges { node { id readiness { sellable next } } } } } }`, nil)
+	if n := count(seen, "Listing.readiness"); n != 0 {
+		t.Errorf("Listing.readiness went through ResolveField %d times, want 0", n)
 	}
 	// Beside a resolver field, the plain fields still skip it.
 	seen.Clear()

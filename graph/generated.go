@@ -14175,6 +14175,9 @@ func (ec *executionContext) fieldContext_EventEdge_node(_ context.Context, field
 }
 
 func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_File_id(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24420,6 +24423,9 @@ func (ec *executionContext) fieldContext___Directive_name(_ context.Context, fie
 }
 
 func (ec *executionContext) ___Directive_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Directive_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24564,6 +24570,9 @@ func (ec *executionContext) fieldContext___EnumValue_name(_ context.Context, fie
 }
 
 func (ec *executionContext) ___EnumValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___EnumValue_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24587,6 +24596,9 @@ func (ec *executionContext) fieldContext___EnumValue_description(_ context.Conte
 }
 
 func (ec *executionContext) ___EnumValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___EnumValue_isDeprecated(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24610,6 +24622,9 @@ func (ec *executionContext) fieldContext___EnumValue_isDeprecated(_ context.Cont
 }
 
 func (ec *executionContext) ___EnumValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___EnumValue_deprecationReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24659,6 +24674,9 @@ func (ec *executionContext) fieldContext___Field_name(_ context.Context, field g
 }
 
 func (ec *executionContext) ___Field_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Field_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24757,6 +24775,9 @@ func (ec *executionContext) fieldContext___Field_type(_ context.Context, field g
 }
 
 func (ec *executionContext) ___Field_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Field_isDeprecated(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24780,6 +24801,9 @@ func (ec *executionContext) fieldContext___Field_isDeprecated(_ context.Context,
 }
 
 func (ec *executionContext) ___Field_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Field_deprecationReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24829,6 +24853,9 @@ func (ec *executionContext) fieldContext___InputValue_name(_ context.Context, fi
 }
 
 func (ec *executionContext) ___InputValue_description(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___InputValue_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24910,6 +24937,9 @@ func (ec *executionContext) fieldContext___InputValue_defaultValue(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_isDeprecated(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___InputValue_isDeprecated(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24933,6 +24963,9 @@ func (ec *executionContext) fieldContext___InputValue_isDeprecated(_ context.Con
 }
 
 func (ec *executionContext) ___InputValue_deprecationReason(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___InputValue_deprecationReason(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -24956,6 +24989,9 @@ func (ec *executionContext) fieldContext___InputValue_deprecationReason(_ contex
 }
 
 func (ec *executionContext) ___Schema_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Schema) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Schema_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25139,6 +25175,9 @@ func (ec *executionContext) fieldContext___Schema_directives(_ context.Context, 
 }
 
 func (ec *executionContext) ___Type_kind(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Type_kind(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25162,6 +25201,9 @@ func (ec *executionContext) fieldContext___Type_kind(_ context.Context, field gr
 }
 
 func (ec *executionContext) ___Type_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Type_name(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25185,6 +25227,9 @@ func (ec *executionContext) fieldContext___Type_name(_ context.Context, field gr
 }
 
 func (ec *executionContext) ___Type_description(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Type_description(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25208,6 +25253,9 @@ func (ec *executionContext) fieldContext___Type_description(_ context.Context, f
 }
 
 func (ec *executionContext) ___Type_specifiedByURL(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Type_specifiedByURL(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -25447,6 +25495,9 @@ func (ec *executionContext) fieldContext___Type_ofType(_ context.Context, field 
 }
 
 func (ec *executionContext) ___Type_isOneOf(ctx context.Context, field graphql.CollectedField, obj *introspection.Type) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField___Type_isOneOf(obj); ok {
+		return m
+	}
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -34404,6 +34455,9 @@ func (ec *executionContext) ___InputValue(ctx context.Context, sel ast.Selection
 var __SchemaImplementors = []string{"__Schema"}
 
 func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet, obj *introspection.Schema) graphql.Marshaler {
+	if m, ok := ec.fast___Schema(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __SchemaImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -34467,6 +34521,9 @@ func (ec *executionContext) ___Schema(ctx context.Context, sel ast.SelectionSet,
 var __TypeImplementors = []string{"__Type"}
 
 func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, obj *introspection.Type) graphql.Marshaler {
+	if m, ok := ec.fast___Type(ctx, sel, obj); ok {
+		return m
+	}
 	fields := graphql.CollectFields(ec.OperationContext, sel, __TypeImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -36951,6 +37008,9 @@ func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋg
 }
 
 func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
+	if m, ok := ec.fast_marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
@@ -38467,6 +38527,9 @@ func (ec *executionContext) marshalO__Schema2ᚖgithubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
+	if m, ok := ec.fast_marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx, sel, v); ok {
+		return m
+	}
 	if v == nil {
 		return graphql.Null
 	}

@@ -174,15 +174,33 @@ func eligible(o *codegen.Object) bool {
 	return ok
 }
 
-// plain reports whether a field can be written directly: a struct field (no
-// resolver, no method, no arguments, no field directives) whose type the
-// writer knows.
+// plain reports whether a field can be written directly: a struct field,
+// or a method of the model that takes nothing and returns only its value
+// (no context, no error: gqlgen's generated path calls it the same way, with
+// nothing that could fail), with no resolver, no arguments and no field
+// directives, whose type the writer knows.
 func (g *gen) plain(f *codegen.Field) bool {
-	if f.IsResolver || f.GoFieldType != codegen.GoFieldVariable || len(f.Args) > 0 ||
+	if f.IsResolver || len(f.Args) > 0 ||
 		len(f.ImplDirectives()) > 0 || f.HasHaser || f.Stream || f.Batch || f.TypeReference == nil {
 		return false
 	}
+	switch {
+	case f.GoFieldType == codegen.GoFieldVariable:
+	case f.GoFieldType == codegen.GoFieldMethod && !f.MethodHasContext && f.NoErr && !f.VOkFunc:
+	default:
+		return false
+	}
 	return g.supported(f.TypeReference, true)
+}
+
+// fieldValue writes, for a method, the statement that calls it once into a
+// local, and returns the expression of the field's value.
+func (g *gen) fieldValue(f *codegen.Field) string {
+	if f.GoFieldType == codegen.GoFieldMethod {
+		g.printf("mv := obj.%s()\n", f.GoFieldName)
+		return "mv"
+	}
+	return "obj." + f.GoFieldName
 }
 
 func unusual(t *config.TypeReference) bool {
@@ -367,7 +385,7 @@ func (g *gen) object(o *codegen.Object) {
 	g.printf("\t\tswitch f.id {\n\t\tcase 0:\n\t\t\tb.WriteString(%q)\n", `"`+name+`"`)
 	for i, f := range fields {
 		g.printf("\t\tcase %d:\n", i+1)
-		g.value(f.TypeReference, "obj."+f.GoFieldName, "f.sub")
+		g.value(f.TypeReference, g.fieldValue(f), "f.sub")
 	}
 	g.printf("\t\t}\n\t}\n\tb.WriteByte('}')\n\treturn true\n}\n\n")
 
@@ -391,7 +409,7 @@ func (g *gen) field(o *codegen.Object, f *codegen.Field) {
 	g.printf("\tif fastDisabled.Load() || fastExcluded(%q, %q) { return nil, false }\n", o.Name, f.Name)
 	g.printf("\tb := &fastBuf{}\n\tswitch {\n\tdefault:\n")
 	g.fail = "return nil, false"
-	g.value(f.TypeReference, "obj."+f.GoFieldName, "nil")
+	g.value(f.TypeReference, g.fieldValue(f), "nil")
 	g.fail = ""
 	g.printf("\t}\n\treturn b, true\n}\n\n")
 }
