@@ -151,7 +151,7 @@ var contractNames = []string{
 	"commerce_webhook_deliveries_pending", "commerce_webhook_oldest_pending_age_seconds",
 	"commerce_emails_pending", "commerce_emails_oldest_pending_age_seconds",
 	"commerce_graphql_operation_duration_seconds", "commerce_graphql_operation_cost", "commerce_graphql_subscriptions_active",
-	"commerce_ratelimit_rejections_total", "commerce_ratelimit_errors_total",
+	"commerce_ratelimit_rejections_total", "commerce_ratelimit_errors_total", "commerce_dependency_up",
 	"go_goroutines", "go_memstats_heap_inuse_bytes", "process_resident_memory_bytes", "process_cpu_seconds_total",
 }
 
@@ -192,6 +192,8 @@ func TestMetricsDuringPurchase(t *testing.T) {
 	require.Equal(t, 0.0, start.get(t, "commerce_emails_pending"))
 	require.Equal(t, 0.0, start.get(t, "commerce_webhook_deliveries_pending"))
 	require.Equal(t, 0.0, start.get(t, "commerce_graphql_subscriptions_active"))
+	require.Equal(t, 1.0, start.get(t, "commerce_dependency_up", "dependency", "postgres"))
+	require.Equal(t, 1.0, start.get(t, "commerce_dependency_up", "dependency", "redis"))
 
 	// A seller, a webhook endpoint, a listing; a buyer pays.
 	acc := env.NewAccount()
@@ -471,4 +473,15 @@ func TestQueueBacklogsReadOncePerInterval(t *testing.T) {
 		require.Equal(t, int64(1), reads.Load())
 	}
 	require.LessOrEqual(t, reads.Load(), int64(2))
+}
+
+// commerce_dependency_up says which of /readyz's checks fails: here Redis,
+// which does not answer.
+func TestDependencyUp(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t, testkit.WithConfig(func(c *config.Config) { c.RedisURL = "redis://127.0.0.1:1/0" }))
+	s := scrapeOf(t, env)
+	require.Equal(t, 1.0, s.get(t, "commerce_dependency_up", "dependency", "postgres"))
+	require.Equal(t, 0.0, s.get(t, "commerce_dependency_up", "dependency", "redis"))
+	require.Equal(t, 503, env.Get("/readyz", "").Status)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -17,13 +18,16 @@ import (
 // River's (pool="river") when DATABASE_DIRECT_URL gives it a pool of its
 // own, the Redis pools (OpenRedis leaves go-redis's pipeline pool at its
 // default size), and the backlogs of jobs, webhook deliveries and
-// emails. Each reads its figures when scraped.
+// emails, and whether PostgreSQL and Redis answer (the checks of /readyz).
+// Each reads its figures when scraped.
 func registerMetrics(reg prometheus.Registerer, d *db.DB, rdb redis.UniversalClient, log *slog.Logger) {
 	pools := []metrics.DBPool{{Name: "main", Pool: d.Pool}}
 	if d.RiverPool != d.Pool {
 		pools = append(pools, metrics.DBPool{Name: "river", Pool: d.RiverPool})
 	}
-	reg.MustRegister(metrics.NewDBPools(pools...), metrics.NewRedisPool(rdb, redisPoolSize, redis.DefaultPipelinePoolSize), metrics.NewQueues(d.Pool, log))
+	reg.MustRegister(metrics.NewDBPools(pools...), metrics.NewRedisPool(rdb, redisPoolSize, redis.DefaultPipelinePoolSize), metrics.NewQueues(d.Pool, log),
+		metrics.NewReadiness(metrics.Dependency{Name: "postgres", Ping: d.Pool.Ping},
+			metrics.Dependency{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}))
 }
 
 // MetricsHandler serves the registry in Prometheus's text format: on
