@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +33,10 @@ import (
 // The package has a database of its own: the backlogs it reads are this
 // package's tests' alone.
 func TestMain(m *testing.M) { testkit.Main(m) }
+
+// metricName matches the service's metric names in the alerts and the
+// dashboard.
+var metricName = regexp.MustCompile(`\b(?:commerce|go|process)_[a-z0-9_]+\b`)
 
 // scrape is the service's /metrics, parsed.
 type scrape map[string]*dto.MetricFamily
@@ -258,6 +264,21 @@ func TestMetricsDuringPurchase(t *testing.T) {
 	finished := scrapeOf(t, worker)
 	require.Greater(t, finished.get(t, "commerce_jobs_finished_total", "kind", "sandbox_refund_confirm", "outcome", "job_completed"), 0.0)
 	require.Greater(t, finished.get(t, "commerce_job_duration_seconds", "kind", "idempotency_cleanup"), 0.0)
+
+	// Every metric the alerts and the dashboard name is one of these.
+	for _, file := range []string{"../deploy/prometheus/alerts.yml", "../deploy/grafana/commerce.json"} {
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		names := metricName.FindAllString(string(b), -1)
+		require.NotEmpty(t, names, file)
+		for _, name := range names {
+			base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(name, "_bucket"), "_sum"), "_count")
+			_, ok := end[name]
+			_, okBase := end[base]
+			_, okWorker := finished[base]
+			require.True(t, ok || okBase || okWorker, "%s names %s, which the service does not expose", file, name)
+		}
+	}
 }
 
 // fullPools fills the request pool and the Redis pool while a request
