@@ -245,6 +245,7 @@ func TestMetricsDuringPurchase(t *testing.T) {
 	t.Run("pools", func(t *testing.T) { fullPools(t, env, acc.Key, orderID) })
 	t.Run("subscription", func(t *testing.T) { subscription(t, env, acc.Key) })
 	t.Run("cost budget refused", func(t *testing.T) { spendBudget(t, env) })
+	t.Run("resolvers' limits refused", func(t *testing.T) { resolverLimits(t, env) })
 
 	// A worker process starts: the jobs run, the email and the webhooks go
 	// out, every backlog drains (the job series read 0, not vanish).
@@ -393,6 +394,50 @@ func spendBudget(t *testing.T, env *testkit.Env) {
 	after := scrapeOf(t, env).get(t, "commerce_ratelimit_rejections_total", "group", "graphql_cost")
 	require.Equal(t, before+1, after)
 	require.GreaterOrEqual(t, scrapeOf(t, env).get(t, "commerce_graphql_operation_cost", "operation", "Spend"), 10.0)
+}
+
+// resolverLimits runs into the limits the resolvers check themselves (not
+// a route's): passcodes per email, subscriptions per key. Each refusal is
+// counted under its group.
+func resolverLimits(t *testing.T, env *testkit.Env) {
+	before := scrapeOf(t, env)
+	email := "limits-" + testkit.Unique() + "@example.com"
+	status := 0
+	for i := 0; i < 10 && status != 429; i++ {
+		status = env.Post("/v1/bootstrap", "", map[string]any{"email": email}).Status
+	}
+	require.Equal(t, 429, status)
+
+	key := env.NewAccount().Key
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(env.URL, "http")+"/graphql",
+		&websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	require.NoError(t, err)
+	defer conn.CloseNow()
+	send := func(m any) {
+		b, _ := json.Marshal(m)
+		require.NoError(t, conn.Write(ctx, websocket.MessageText, b))
+	}
+	send(map[string]any{"type": "connection_init", "payload": map[string]any{"authorization": "Bearer " + key}})
+	_, ack, err := conn.Read(ctx)
+	require.NoError(t, err)
+	require.Contains(t, string(ack), "connection_ack")
+	for i := range 11 { // one more than MaxSubscriptionsPerKey
+		send(map[string]any{"id": fmt.Sprint(i), "type": "subscribe", "payload": map[string]any{"query": "subscription { events { id } }"}})
+	}
+	for {
+		_, msg, err := conn.Read(ctx)
+		require.NoError(t, err, "no refusal")
+		if strings.Contains(string(msg), "rate_limited") {
+			break
+		}
+	}
+	after := scrapeOf(t, env)
+	for _, group := range []string{"bootstrap_email", "event_subscriptions"} {
+		was, _ := before.value("commerce_ratelimit_rejections_total", "group", group)
+		require.Equal(t, was+1, after.get(t, "commerce_ratelimit_rejections_total", "group", group), group)
+	}
 }
 
 // gql posts an operation and returns the status (want, when not 0, is

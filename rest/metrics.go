@@ -35,6 +35,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// Refused counts a refusal of a rate limit of group checked outside this
+// package (resolvers.Resolver.LimitRefused).
+func (m *Metrics) Refused(group string) { m.rejections.WithLabelValues(group).Inc() }
+
 func (m *Metrics) observe(method, route string, status int, d time.Duration) {
 	m.requests.WithLabelValues(route, method, itoa(status)).Inc()
 	m.latency.WithLabelValues(route, method).Observe(d.Seconds())

@@ -293,6 +293,7 @@ func (s *Server) Close(ctx context.Context) {
 func (s *Server) routes() http.Handler {
 	ps := rest.Problems{BaseURL: s.Config.BaseURL, Log: s.Log}
 	metrics := rest.NewMetrics(s.Registry)
+	s.Resolver.LimitRefused = metrics.Refused // the resolvers' own limits, counted too
 	api := &rest.API{Resolver: s.Resolver, DB: s.DB, Limiter: s.Limiter, Problems: ps, Metrics: metrics, Version: Version}
 
 	r := chi.NewRouter()
