@@ -29,16 +29,27 @@ const (
 
 // queueQuery reads every backlog in one statement ($1: CountCap, $2:
 // maxJobSeries), one row each: the oldest available River job's wait
-// (job_oldest); the webhook deliveries pending to enabled endpoints (or
-// retried by hand: what the dispatcher will send) and how long the most
-// overdue due one has been due (webhooks); the same for the outbox (mail);
-// then the count of River's live jobs per kind and state (job). Each count
-// reads at most $1 rows, each age one row off an index (river_job's
-// (state, queue, priority, scheduled_at) and the partial "due" indexes of
-// webhook_deliveries and mail_messages).
+// (job_oldest: the first of each queue and priority, 1 to 4, in the order of
+// River's fetching index, as a min over the state would scan every
+// available job; the queues River knows and "default", which has no row
+// before a worker ever ran); the webhook deliveries pending to enabled
+// endpoints (or retried by hand: what the dispatcher will send) and how
+// long the most overdue due one has been due (webhooks); the same for the
+// outbox (mail); then the count of River's live jobs per kind and state
+// (job). Each count reads at most $1 rows, each age one row off an index
+// (river_job's (state, queue, priority, scheduled_at) and the partial "due"
+// indexes of webhook_deliveries and mail_messages). Measured with 150,000
+// pending deliveries (half to a disabled endpoint), 100,000 pending emails
+// and 75,000 live jobs: 0.11 to 0.25 s on a shared 2-core machine, the
+// deliveries' count most of it; with small backlogs, about a millisecond.
 const queueQuery = `
 SELECT 'job_oldest', '', '', 0::bigint,
-  (SELECT extract(epoch FROM now() - min(scheduled_at))::float8 FROM river_job WHERE state = 'available')
+  (SELECT extract(epoch FROM now() - min(o.scheduled_at))::float8
+   FROM (SELECT name FROM (SELECT name FROM river_queue LIMIT 100) rq UNION SELECT 'default') q
+   CROSS JOIN generate_series(1, 4) p(priority)
+   CROSS JOIN LATERAL (SELECT scheduled_at FROM river_job
+     WHERE state = 'available' AND queue = q.name AND priority = p.priority
+     ORDER BY scheduled_at LIMIT 1) o)
 UNION ALL
 SELECT 'webhooks', '', '',
   (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
