@@ -37,6 +37,11 @@ run: ## Start PostgreSQL and Redis (in .data/), migrate, create a dev API key, s
 test: ## Run the tests against throwaway PostgreSQL and Redis (PKG=…, TESTFLAGS=…)
 	scripts/services.sh test -- $(GO) test -race -count=1 -timeout 15m $(TESTFLAGS) $(PKG)
 
+.PHONY: alerts
+alerts: ## Check the alerting rules and the example Prometheus configuration with promtool, and run the rules' unit tests (deploy/prometheus; also in make test)
+	@command -v promtool >/dev/null || { echo "alerts: promtool is missing: apt-get install --no-install-recommends prometheus (make test installs it)" >&2; exit 1; }
+	cd deploy/prometheus && promtool check rules alerts.yml && promtool check config prometheus.yml && promtool test rules alerts_test.yml
+
 .PHONY: drill
 drill: ## Crash drills: kill -9 `commerce serve` during 200 purchases (every webhook out, one download email per buyer within 20 s of the restart), during a sweep of 200 due membership renewals (each renewed and charged once, one receipt per buyer; real SMTP sink, one Message-ID), and of River's leader (drill-leader)
 	scripts/services.sh test -- env COMMERCE_DRILL=1 $(GO) test -count=1 -timeout 10m -run 'TestKillDuringPurchases|TestKillDuringRenewals|TestKillLeader' -v ./drill/

@@ -66,6 +66,10 @@ type Config struct {
 	// PprofAddr, when set, serves net/http/pprof on a listener of its own
 	// (keep it on loopback: profiles reveal internals).
 	PprofAddr string
+	// MetricsAddr, when set, serves /metrics on a listener of its own, and
+	// the service's listener does not (METRICS_ADDR, host:port; CONTRACT
+	// §24). A worker process has /metrics only there.
+	MetricsAddr string
 	// CheckoutExpiry is how long an unpaid checkout lives before its order
 	// is canceled (CHECKOUT_EXPIRY, default 30m, 1s..24h).
 	CheckoutExpiry time.Duration
@@ -205,6 +209,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.PprofAddr = getenv("PPROF_ADDR"); c.PprofAddr != "" {
 		if _, _, err := net.SplitHostPort(c.PprofAddr); err != nil {
 			return bad("PPROF_ADDR", "must be host:port, such as 127.0.0.1:6060")
+		}
+	}
+	if c.MetricsAddr = getenv("METRICS_ADDR"); c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return bad("METRICS_ADDR", "must be host:port, such as :9464 or 127.0.0.1:9464")
 		}
 	}
 	c.CheckoutExpiry = DefaultCheckoutExpiry

@@ -60,6 +60,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		"STRIPE_API_BASE":        "not a url",
 		"RATE_LIMIT_SCALE":       "0",
 		"PPROF_ADDR":             "6060",
+		"METRICS_ADDR":           "9464",
 		"LICENSE_TOKEN_TTL":      "fortnight",
 		"WEBHOOK_ALERT_AFTER":    "soon",
 	} {

@@ -119,9 +119,17 @@ func (r *Resolver) limit(ctx context.Context, group, subject, what string) error
 	}
 	reportLimit(ctx, res)
 	if !res.Allowed {
+		r.limitRefused(group)
 		return rateLimitProblem(res, what)
 	}
 	return nil
+}
+
+// limitRefused counts a refusal of group (LimitRefused).
+func (r *Resolver) limitRefused(group string) {
+	if r.LimitRefused != nil {
+		r.LimitRefused(group)
+	}
 }
 
 func toSessionModel(s *db.BootstrapSession) *model.BootstrapSession {

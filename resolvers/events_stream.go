@@ -255,6 +255,7 @@ func (r *Resolver) subscriptionSlot(ctx context.Context, p Principal) (*ratelimi
 		r.Log.ErrorContext(ctx, "subscription limit check failed; allowing", "error", err)
 	}
 	if !ok {
+		r.limitRefused("event_subscriptions")
 		return nil, problem.Newf(problem.RateLimited, "This API key already holds %d event subscriptions; end one first. Retry in %d s.",
 			MaxSubscriptionsPerKey, subscriptionRetryAfter).With("retry_after", subscriptionRetryAfter)
 	}

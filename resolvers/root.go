@@ -38,6 +38,10 @@ type Resolver struct {
 	// Limiter enforces the rate limits that depend on a request's content
 	// (bootstrap passcodes per email); route limits are REST middleware.
 	Limiter *ratelimit.Limiter
+	// LimitRefused, when set, is told the group of every refusal of the
+	// limits checked here (bootstrap passcodes, event subscription slots),
+	// for commerce_ratelimit_rejections_total.
+	LimitRefused func(group string)
 	// Mail stores outgoing email (the outbox).
 	Mail Mailer
 	// SandboxMail serves the kept mail at /sandbox/mail (no SMTP_URL; only

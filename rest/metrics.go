@@ -25,7 +25,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method"}),
 		rejections: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "commerce_ratelimit_rejections_total", Help: "Requests refused with 429, by rate-limit group.",
+			Name: "commerce_ratelimit_rejections_total", Help: "Requests (and GraphQL fields and operations) refused by a rate limit, by group (graphql_cost: the GraphQL cost budget).",
 		}, []string{"group"}),
 		limitErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "commerce_ratelimit_errors_total", Help: "Rate-limit checks that failed (Redis unreachable) and were allowed.",
@@ -34,6 +34,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.requests, m.latency, m.rejections, m.limitErrors)
 	return m
 }
+
+// Refused counts a refusal of a rate limit of group checked outside this
+// package (resolvers.Resolver.LimitRefused).
+func (m *Metrics) Refused(group string) { m.rejections.WithLabelValues(group).Inc() }
 
 func (m *Metrics) observe(method, route string, status int, d time.Duration) {
 	m.requests.WithLabelValues(route, method, itoa(status)).Inc()

@@ -90,6 +90,7 @@ func (a *API) ChargeOperation(ctx context.Context, c OperationCharge) (Operation
 			out.Budget = &r.Spend
 			if !r.Spend.Allowed {
 				out.Refused = true
+				a.Metrics.rejections.WithLabelValues(c.Budget.Name).Inc()
 				if err := a.Limiter.Undo(ctx, r); err != nil {
 					a.Problems.Log.WarnContext(ctx, "the refused operation's field charges were not taken back",
 						"error", err, "correlation_id", CorrelationID(ctx))

@@ -14,7 +14,7 @@
 # the matching service is not started. Missing software is installed with apt
 # (redis-server; postgresql-15 when its binaries are absent; for `test`, Debian's
 # chromium for the console's browser tests, pgbouncer for the tests through
-# it). PostgreSQL refuses
+# it, prometheus for promtool). PostgreSQL refuses
 # to run as root, so as root its programs run as the postgres user. Progress and
 # errors go to stderr; stdout carries only the two lines of `dev`.
 set -euo pipefail
@@ -333,6 +333,16 @@ ensure_pgbouncer() {
   fi
 }
 
+# ensure_promtool: Prometheus's promtool (Debian's prometheus package, without
+# its recommended node exporter), which checks and unit-tests the alerting
+# rules and the dashboard's queries (deploy/deploy_test.go). Nothing of it
+# runs as a service here.
+ensure_promtool() {
+  if ! command -v promtool >/dev/null; then
+    apt_install --no-install-recommends prometheus
+  fi
+}
+
 cmd_test() {
   if [ "${1:-}" = "--" ]; then
     shift
@@ -344,6 +354,7 @@ cmd_test() {
     ensure_browser
   fi
   ensure_pgbouncer
+  ensure_promtool
 
   trap cleanup_test EXIT
   trap 'exit 130' INT

@@ -35,12 +35,20 @@ const maxDepth = 10
 // selections, repeats: graphql_guard.go); after, costLimit refuses it over
 // maxCost and spends its cost from the caller's budget, with the top-level
 // fields' charges (chargeOperation, nil for none: graphql_cost.go).
+//
+// The extensions exts (metrics: graphql_metrics.go) come first: their
+// interceptors wrap the others', so they time those too and see the
+// operations those refuse.
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error),
 	chargeOperation func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error),
+	exts ...graphql.HandlerExtension,
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
+	for _, x := range exts {
+		srv.Use(x)
+	}
 	srv.AddTransport(inProcess{})                  // MCP tools (mcp.go)
 	srv.AddTransport(multipartUpload{})            // uploads, streamed: graphql_upload.go
 	srv.AddTransport(postJSON{})                   // transport.POST without re-encoding the data: graphql_post.go

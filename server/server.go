@@ -21,7 +21,6 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 	"github.com/riverqueue/river"
 
@@ -104,6 +103,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerMetrics(reg, d, rdb, log) // the pools and queues (metrics.go)
 
 	fail := func(err error) (*Server, error) {
 		d.Close()
@@ -314,6 +314,7 @@ func (s *Server) Close(ctx context.Context) {
 func (s *Server) routes() http.Handler {
 	ps := rest.Problems{BaseURL: s.Config.BaseURL, Log: s.Log}
 	metrics := rest.NewMetrics(s.Registry)
+	s.Resolver.LimitRefused = metrics.Refused // the resolvers' own limits, counted too
 	api := &rest.API{Resolver: s.Resolver, DB: s.DB, Limiter: s.Limiter, Problems: ps, Metrics: metrics, Version: Version}
 
 	r := chi.NewRouter()
@@ -336,7 +337,9 @@ func (s *Server) routes() http.Handler {
 		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
 	r.Get("/readyz", s.readyz)
-	r.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{}))
+	if s.Config.MetricsAddr == "" { // else on METRICS_ADDR alone (cmd/commerce)
+		r.Method(http.MethodGet, "/metrics", s.MetricsHandler())
+	}
 	r.Get("/errors/{code}", pages.ErrorCode)
 	// The GraphQL IDE (GraphiQL, embedded; GET /graphql below) answers HEAD
 	// too, and serves its scripts and style sheets itself.
@@ -345,7 +348,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
-	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, api.ChargeOperation)
+	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, api.ChargeOperation, newGraphQLMetrics(s.Registry))
 	// An API key, or else the console's session cookie (sessions.go).
 	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
 	// The CSV exports take the cookie too (the console's download link).

@@ -107,6 +107,12 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, liste
 	if cfg.PprofAddr != "" {
 		startPprof(ctx, cfg.PprofAddr, log)
 	}
+	if cfg.MetricsAddr != "" {
+		if err := startMetrics(ctx, cfg.MetricsAddr, srv.MetricsHandler(), log); err != nil {
+			srv.Close(context.Background())
+			return err
+		}
+	}
 	var hs *http.Server
 	errc := make(chan error, 1)
 	if listen {
