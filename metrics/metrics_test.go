@@ -158,6 +158,7 @@ var contractNames = []string{
 	"commerce_emails_pending", "commerce_emails_oldest_pending_age_seconds",
 	"commerce_graphql_operation_duration_seconds", "commerce_graphql_operation_cost", "commerce_graphql_subscriptions_active",
 	"commerce_ratelimit_rejections_total", "commerce_ratelimit_errors_total", "commerce_dependency_up",
+	"commerce_request_log_dropped_total",
 	"go_goroutines", "go_memstats_heap_inuse_bytes", "process_resident_memory_bytes", "process_cpu_seconds_total",
 }
 

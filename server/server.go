@@ -174,6 +174,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return fail(err)
 	}
 	res.Requests = requestlog.New(logRedis, opts.RateLimitPrefix)
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "commerce_request_log_dropped_total",
+		Help: "Requests the sellers' request log did not keep: its buffer was full, or Redis failed their flush."},
+		func() float64 { return float64(res.Requests.Dropped()) }))
 	s := &Server{
 		Config:   cfg,
 		Log:      log,
