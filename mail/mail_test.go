@@ -343,8 +343,9 @@ func TestLastAttemptFails(t *testing.T) {
 	require.Nil(t, got.ClaimedUntil)
 }
 
-// Without SMTP_URL a message is written to the log, passcode included, and
-// marked "logged"; another round logs nothing more.
+// Without SMTP_URL a message is kept and marked "logged": the log names it
+// (its id, template and masked recipient), never its passcode or the whole
+// address (CONTRACT §24); another round logs nothing more.
 func TestNoSMTPLogs(t *testing.T) {
 	t.Parallel()
 	d := openDB(t)
@@ -360,8 +361,11 @@ func TestNoSMTPLogs(t *testing.T) {
 	require.NotNil(t, got.SentAt)
 	require.Equal(t, 1, got.Attempts)
 	out := buf.String()
-	require.Contains(t, out, "987654")
-	require.Contains(t, out, to)
+	require.NotContains(t, out, "987654")
+	require.NotContains(t, out, to)
+	require.Contains(t, out, id)
+	require.Contains(t, out, "template=passcode")
+	require.Contains(t, out, to[:1]+"***"+to[strings.IndexByte(to, '@'):])
 	require.Contains(t, out, "level=INFO")
 
 	require.NoError(t, w.Deliver(context.Background(), d, id))
