@@ -20,6 +20,7 @@ import (
 	"commerce/processor"
 	"commerce/ratelimit"
 	"commerce/storage"
+	"commerce/telemetry"
 	"commerce/webhooks"
 )
 
@@ -70,6 +71,8 @@ type Resolver struct {
 	MembershipRetrySchedule membership.Schedule
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
+	// Tracing is OpenTelemetry's; nil is off (tracing.go).
+	Tracing *telemetry.Tracing
 	// CheckoutExpiry is how long an unpaid checkout lives before its order
 	// is canceled (CHECKOUT_EXPIRY); zero is the default, 30 minutes.
 	CheckoutExpiry time.Duration

@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"go.opentelemetry.io/otel/trace"
 
 	"commerce/graph"
 	"commerce/problem"
@@ -35,9 +36,12 @@ const maxDepth = 10
 // selections, repeats: graphql_guard.go); after, costLimit refuses it over
 // maxCost and spends its cost from the caller's budget, with the top-level
 // fields' charges (chargeOperation, nil for none: graphql_cost.go).
+// With a tracer (nil: tracing is off), operations and resolver fields get
+// spans (graphQLTracing).
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error),
 	chargeOperation func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error),
+	tracer trace.Tracer,
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
@@ -80,6 +84,10 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
 	srv.Use(limits)
+	// Tracing's spans (tracing.go), when it is on.
+	if tracer != nil {
+		srv.Use(graphQLTracing{tracer: tracer})
+	}
 	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))

@@ -18,10 +18,12 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/trace"
 
 	"commerce/config"
 	"commerce/docs"
 	"commerce/server"
+	"commerce/telemetry"
 )
 
 // Env is one running service under test.
@@ -37,10 +39,17 @@ type Env struct {
 type Option func(*envOptions)
 
 type envOptions struct {
-	work   bool
-	config func(*config.Config)
-	prefix string
-	log    *slog.Logger
+	work    bool
+	config  func(*config.Config)
+	prefix  string
+	log     *slog.Logger
+	tracing *telemetry.Tracing
+}
+
+// WithTracing traces the service on tp (the SDK's in-memory exporter, in
+// tests of tracing).
+func WithTracing(tp trace.TracerProvider) Option {
+	return func(o *envOptions) { o.tracing = telemetry.New(tp) }
 }
 
 // WithWorkers runs River workers in the Env.
@@ -89,7 +98,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if log == nil {
 		log = Logger()
 	}
-	srv, err := server.New(ctx, cfg, log, server.Options{Work: o.work, RateLimitPrefix: o.prefix})
+	srv, err := server.New(ctx, cfg, log, server.Options{Work: o.work, RateLimitPrefix: o.prefix, Tracing: o.tracing})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start(ctx))
 	t.Cleanup(func() {
