@@ -76,9 +76,6 @@ type claimedDelivery struct {
 	d  db.WebhookDelivery
 	ep db.WebhookEndpoint
 	ev db.Event
-	// traceparent is the span that recorded the event, when tracing was
-	// on: the attempt's span links to it.
-	traceparent *string
 }
 
 // deliveryOutcome is an attempt's result, to be written.
@@ -250,7 +247,7 @@ func (r *Resolver) deliverWebhook(ctx context.Context, c *claimedDelivery, secre
 		return webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
 	}
 	ctx, sp, end := r.span(ctx, "webhook.deliver "+c.ev.Type, trace.WithSpanKind(trace.SpanKindClient),
-		telemetry.LinkTo(c.traceparent), trace.WithAttributes(
+		telemetry.LinkTo(c.ev.Traceparent), trace.WithAttributes(
 			attribute.String("webhook.event_type", c.ev.Type), attribute.String("webhook.event_id", c.ev.ID),
 			attribute.String("webhook.endpoint_id", c.ep.ID), attribute.Int("webhook.attempt", c.d.Attempts+1)))
 	at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
@@ -372,7 +369,7 @@ func (r *Resolver) claimDeliveries(ctx context.Context, q querier, limit int, id
 		var c claimedDelivery
 		err := row.Scan(&c.d.ClaimedUntil, &c.d.Status, &c.d.Attempts, &c.d.Generation,
 			&c.ep.ID, &c.ep.URL, &c.ep.SecretCiphertext,
-			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt, &c.traceparent)
+			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt, &c.ev.Traceparent)
 		c.d.EndpointID, c.d.EventID = c.ep.ID, c.ev.ID
 		return c, err
 	})
