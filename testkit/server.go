@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/stretchr/testify/require"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"commerce/config"
@@ -92,6 +94,12 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	if o.prefix == "" {
 		o.prefix = NewRedisPrefix()
+	}
+	if o.tracing == nil && os.Getenv("COMMERCE_TEST_TRACING") == "memory" {
+		// Every Env traced, spans counted and dropped: the suite run with
+		// tracing on (README, Testing).
+		o.tracing = telemetry.New(sdktrace.NewTracerProvider(sdktrace.WithBatcher(&telemetry.CountingExporter{})))
+		t.Cleanup(func() { _ = o.tracing.Provider.(*sdktrace.TracerProvider).Shutdown(context.Background()) })
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := o.log
