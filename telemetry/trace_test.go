@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"commerce/config"
 	"commerce/testkit"
 )
 
@@ -86,11 +88,12 @@ func (s spans) within(sp, anc tracetest.SpanStub) bool {
 	}
 }
 
-// below lists the spans under anc whose instrumentation scope is scope.
+// below lists the spans under anc (not anc) whose instrumentation scope
+// is scope.
 func (s spans) below(anc tracetest.SpanStub, scope string) []tracetest.SpanStub {
 	var out []tracetest.SpanStub
 	for _, sp := range s.all {
-		if sp.InstrumentationScope.Name == scope && s.within(sp, anc) {
+		if sp.InstrumentationScope.Name == scope && sp.SpanContext.SpanID() != anc.SpanContext.SpanID() && s.within(sp, anc) {
 			out = append(out, sp)
 		}
 	}
@@ -278,4 +281,46 @@ func TestPurchaseTrace(t *testing.T) {
 	require.True(t, s.within(s.named("Query.viewer"), op), "a resolver field has a span under the operation")
 	require.False(t, s.has("Account.email"), "a plain field has none")
 	require.False(t, s.has("Account.id"), "a plain field has none")
+}
+
+// A processor call (Stripe, here stripe-mock) is a client span under the
+// request that made it, and carries no trace context to the processor.
+func TestProcessorCallTrace(t *testing.T) {
+	mock := testkit.StripeMock(t)
+	var sent []string
+	var mu sync.Mutex
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent = append(sent, r.Header.Get("traceparent"))
+		mu.Unlock()
+		u, _ := url.Parse(mock)
+		httputil.NewSingleHostReverseProxy(u).ServeHTTP(w, r)
+	}))
+	t.Cleanup(proxy.Close)
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	env := testkit.New(t, testkit.WithTracing(tp), testkit.WithConfig(func(c *config.Config) {
+		c.Processor = "stripe"
+		c.StripeSecretKey = testkit.StripeMockKey
+		c.StripeWebhookSecret = "whsec_test"
+		c.StripeAPIBase = proxy.URL
+	}))
+	acc := env.NewAccount()
+	exp.Reset()
+	r := env.Post("/v1/account/processor/connect", acc.Key, nil)
+	require.Equal(t, 200, r.Status, "%s", r.Body)
+	s := snapshot(t, exp)
+	connect := s.named("POST /v1/account/processor/connect")
+	calls := s.below(connect, "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp")
+	require.NotEmpty(t, calls, "no client span for the Stripe calls among %v", s.names())
+	for _, c := range calls {
+		require.Equal(t, trace.SpanKindClient, c.SpanKind)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, sent)
+	for _, h := range sent {
+		require.Empty(t, h, "no trace context goes to the processor")
+	}
 }
