@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
@@ -86,15 +85,3 @@ func (t *Tracing) Transport(base http.RoundTripper) http.RoundTripper {
 		otelhttp.WithPropagators(propagation.NewCompositeTextMapPropagator()),
 		otelhttp.WithMeterProvider(noop.NewMeterProvider()))
 }
-
-// Start starts a span on the named tracer; with tracing off (nil) it
-// returns ctx and a nil span, and End(nil) does nothing.
-func (t *Tracing) Start(ctx context.Context, tracer, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
-	if !t.On() {
-		return ctx, nil
-	}
-	return t.Provider.Tracer(tracer).Start(ctx, name, opts...)
-}
-
-// Attr is attribute.String, for callers that import only this package.
-func Attr(k, v string) attribute.KeyValue { return attribute.String(k, v) }
