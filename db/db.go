@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/multitracer"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -102,16 +103,30 @@ const defaultRiverMaxConns = 10
 
 // Open connects to PostgreSQL at url and checks that it answers; the
 // process listens (DB.Listen) and River works on url too.
-func Open(ctx context.Context, url string) (*DB, error) {
-	return OpenDirect(ctx, url, url)
+func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
+	return OpenDirect(ctx, url, url, opts...)
 }
+
+// Option adjusts how OpenDirect builds the pools.
+type Option func(*options)
+
+type options struct{ tracer pgx.QueryTracer }
+
+// WithTracer adds t to both pools' connections (tracing: an OpenTelemetry
+// tracer for pgx), beside the statement counter. Without it the pools'
+// connections carry the counter alone.
+func WithTracer(t pgx.QueryTracer) Option { return func(o *options) { o.tracer = t } }
 
 // OpenDirect is Open for a url that goes through a pooler in transaction
 // mode (PgBouncer) when directURL differs: what needs a session of its own,
 // the listening connection and River's client, uses directURL
 // (DATABASE_DIRECT_URL), and url's pool prepares no named statement (pgx's
 // cache_describe mode, unless url sets default_query_exec_mode).
-func OpenDirect(ctx context.Context, url, directURL string) (*DB, error) {
+func OpenDirect(ctx context.Context, url, directURL string, opts ...Option) (*DB, error) {
+	var o options
+	for _, fn := range opts {
+		fn(&o)
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
@@ -133,6 +148,10 @@ func OpenDirect(ctx context.Context, url, directURL string) (*DB, error) {
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	counter := &queryCounter{}
 	cfg.ConnConfig.Tracer = counter
+	if o.tracer != nil {
+		cfg.ConnConfig.Tracer = multitracer.New(counter, o.tracer)
+		dcfg.ConnConfig.Tracer = o.tracer
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)

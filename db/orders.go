@@ -151,4 +151,7 @@ type Event struct {
 	OrderID   *string         `bun:"order_id"`
 	Data      json.RawMessage `bun:"data,type:jsonb"`
 	CreatedAt time.Time       `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// Traceparent is the span that recorded the event, when tracing was
+	// on (its webhook deliveries' spans link to it); never in the API.
+	Traceparent *string `bun:"traceparent" json:"-"`
 }

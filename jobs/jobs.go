@@ -57,6 +57,9 @@ type Options struct {
 	AddWorkers []func(*river.Workers)
 	// Storage is the file store the blob jobs delete from.
 	Storage *storage.Store
+	// Middleware wraps every insert and every job's work (tracing:
+	// otelriver's middleware; none when tracing is off).
+	Middleware []rivertype.Middleware
 }
 
 // New builds the River client on DB.RiverPool, with every worker
@@ -81,6 +84,7 @@ func New(d *db.DB, log *slog.Logger, opts Options) (*Client, error) {
 		FetchPollInterval:    opts.FetchPollInterval,
 		JobTimeout:           DefaultJobTimeout,
 		RescueStuckJobsAfter: RescueStuckJobsAfter,
+		Middleware:           opts.Middleware,
 	}
 	if opts.Work {
 		n := opts.Workers

@@ -118,7 +118,7 @@ UPDATE mail_messages m SET attempts = m.attempts + 1, claimed_until = now() + ma
   message_id = coalesce(m.message_id, m.id || '@' || $5::text)
 FROM pick
 WHERE m.id = pick.id AND m.status = 'pending' AND (m.claimed_until IS NULL OR m.claimed_until <= now())
-RETURNING m.id, m.template, m.to_address, m.subject, m.text_body, m.html_body, m.attempts, m.created_at, m.claimed_until, m.message_id`
+RETURNING m.id, m.template, m.to_address, m.subject, m.text_body, m.html_body, m.attempts, m.created_at, m.claimed_until, m.message_id, m.traceparent`
 
 // claim claims up to limit due messages in one statement.
 func claim(ctx context.Context, q querier, limit int, asOf *time.Time, ids []string, domain string) ([]Message, error) {
@@ -128,7 +128,7 @@ func claim(ctx context.Context, q querier, limit int, asOf *time.Time, ids []str
 	}
 	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Message, error) {
 		m := Message{Status: StatusPending}
-		err := row.Scan(&m.ID, &m.Template, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Attempts, &m.CreatedAt, &m.ClaimedUntil, &m.MessageID)
+		err := row.Scan(&m.ID, &m.Template, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Attempts, &m.CreatedAt, &m.ClaimedUntil, &m.MessageID, &m.Traceparent)
 		return m, err
 	})
 	if err != nil {

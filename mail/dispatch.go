@@ -5,8 +5,13 @@ import (
 	"log/slog"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"commerce/db"
 	"commerce/dispatch"
+	"commerce/telemetry"
 )
 
 // Dispatcher defaults.
@@ -34,6 +39,9 @@ type Dispatcher struct {
 	DB     *db.DB
 	Sender *Sender
 	Log    *slog.Logger
+	// Tracer, when tracing is on, makes a span of each attempt, linked to
+	// the span that stored the message (nil: none).
+	Tracer trace.Tracer
 	// MaxInFlight, Batch and PollInterval default to the Dispatch
 	// constants.
 	MaxInFlight, Batch int
@@ -95,7 +103,21 @@ func (w *Dispatcher) Stop(ctx context.Context) {
 // send makes one message's attempt; an attempt canceled (the process
 // stopping) releases its claim instead.
 func (w *Dispatcher) send(ctx context.Context, m *Message) (outcome, bool) {
+	var span trace.Span
+	if w.Tracer != nil {
+		ctx, span = w.Tracer.Start(ctx, "mail.send "+m.Template, trace.WithSpanKind(trace.SpanKindClient),
+			telemetry.LinkTo(m.Traceparent), trace.WithAttributes(
+				attribute.String("mail.message_id", m.ID), attribute.String("mail.template", m.Template),
+				attribute.Int("mail.attempt", m.Attempts)))
+		defer span.End()
+	}
 	o, ok := w.Sender.attempt(ctx, m)
+	if span != nil {
+		span.SetAttributes(attribute.String("mail.status", o.status))
+		if o.err != nil {
+			span.SetStatus(codes.Error, *o.err)
+		}
+	}
 	if !ok {
 		rctx, cancel := context.WithTimeout(context.Background(), finishTimeout)
 		defer cancel()

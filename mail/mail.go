@@ -32,6 +32,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"commerce/db"
+	"commerce/telemetry"
 )
 
 // Config configures delivery, from the environment (SMTP_URL, MAIL_FROM).
@@ -93,6 +94,9 @@ type Message struct {
 	// MessageID is the Message-ID header (without angle brackets) every
 	// attempt sends, fixed when the message is stored.
 	MessageID *string `bun:"message_id" json:"-"`
+	// Traceparent is the span that stored the message, when tracing was
+	// on: each attempt's span links to it.
+	Traceparent *string `bun:"traceparent" json:"-"`
 }
 
 // Outbox stores messages for the dispatchers to deliver.
@@ -107,8 +111,8 @@ type Outbox struct {
 // transaction commits (PostgreSQL sends one notification per transaction
 // and channel, however many messages it stored).
 const storeQuery = `WITH ins AS (
-	INSERT INTO mail_messages (id, template, to_address, subject, text_body, html_body, status, message_id, next_attempt_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, now()) RETURNING 1)
+	INSERT INTO mail_messages (id, template, to_address, subject, text_body, html_body, status, message_id, next_attempt_at, traceparent)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, now(), ?) RETURNING 1)
 SELECT pg_notify('` + notifyChannel + `', '') FROM ins`
 
 // Send stores m as pending inside tx, due now, with the Message-ID every
@@ -130,7 +134,7 @@ func (o *Outbox) Send(ctx context.Context, tx db.Tx, m Message) (string, error) 
 		domain = "localhost"
 	}
 	if _, err := tx.ExecContext(ctx, storeQuery, m.ID, m.Template, m.To, m.Subject, m.Text, m.HTML, StatusPending,
-		messageID(m.ID, domain)); err != nil {
+		messageID(m.ID, domain), telemetry.Traceparent(ctx)); err != nil {
 		return "", fmt.Errorf("mail: store message: %w", err)
 	}
 	return m.ID, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+	"go.opentelemetry.io/otel/attribute"
 
 	"commerce/db"
 	"commerce/graph/model"
@@ -23,6 +24,7 @@ import (
 	"commerce/pricing"
 	"commerce/problem"
 	"commerce/processor"
+	"commerce/telemetry"
 )
 
 // The order lifecycle (spec "Order" states) lives here, in one place: every
@@ -124,8 +126,8 @@ func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event)
 		ids[i], accounts[i], types[i], listings[i], orders[i], data[i] = ev.ID, ev.AccountID, ev.Type, ev.ListingID, ev.OrderID, string(ev.Data)
 	}
 	if _, err := tx.River.Exec(ctx, `WITH ev AS (
-			INSERT INTO events (id, account_id, type, listing_id, order_id, data)
-			SELECT id, account_id, type, listing_id, order_id, data::jsonb
+			INSERT INTO events (id, account_id, type, listing_id, order_id, data, traceparent)
+			SELECT id, account_id, type, listing_id, order_id, data::jsonb, $7::text
 			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
 				AS v(id, account_id, type, listing_id, order_id, data)
 			RETURNING id, account_id, type),
@@ -136,7 +138,9 @@ func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event)
 				AND e.deleted_at IS NULL AND ev.type = ANY (e.events)
 			RETURNING 1)
 		SELECT pg_notify('`+notifyChannel+`', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`,
-		ids, accounts, types, listings, orders, data); err != nil {
+		// The span that caused them, for their deliveries' spans to link
+		// to (NULL when tracing is off).
+		ids, accounts, types, listings, orders, data, telemetry.Traceparent(ctx)); err != nil {
 		return fmt.Errorf("record %s: %w", evs[0].Type, err)
 	}
 	return nil
@@ -369,7 +373,12 @@ func (r *Resolver) upsertCustomer(ctx context.Context, tx db.Tx, o *db.Order, no
 // licensed listing (CONTRACT §20: one per order, issued once) and the
 // buyer's email. It returns order.fulfilled (with the key) for the caller
 // to record with the transition's other events.
-func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) (*db.Event, error) {
+func (r *Resolver) deliver(ctx context.Context, tx db.Tx, o *db.Order, now time.Time) (_ *db.Event, err error) {
+	ctx, sp, end := r.span(ctx, "order.fulfil")
+	if sp != nil {
+		sp.SetAttributes(attribute.String("order.id", o.ID), attribute.String("listing.id", o.ListingID))
+	}
+	defer func() { end(err) }()
 	o.Status, o.FulfilledAt = db.OrderFulfilled, &now
 	token, err := r.grantAccess(ctx, tx, o)
 	if err != nil {

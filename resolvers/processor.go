@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"commerce/currency"
 	"commerce/db"
 	"commerce/graph/model"
@@ -146,10 +148,19 @@ func (r *Resolver) HandleProcessorWebhook(ctx context.Context, payload []byte, h
 
 // ApplyProcessorEvent applies a normalized processor event once: the event id
 // is recorded in the transaction that applies it, so a replay changes nothing.
-func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) error {
+func (r *Resolver) ApplyProcessorEvent(ctx context.Context, ev processor.Event) (err error) {
 	if ev.Type == processor.Ignored || ev.ID == "" {
 		return nil
 	}
+	ctx, sp, end := r.span(ctx, "processor.event")
+	if sp != nil {
+		sp.SetAttributes(attribute.String("processor.name", r.Processor.Name()), attribute.String("processor.event_id", ev.ID),
+			attribute.String("processor.event_type", string(ev.Type)), attribute.String("processor.raw_type", ev.RawType))
+		if ev.Payment != nil && ev.Payment.OrderID != "" {
+			sp.SetAttributes(attribute.String("order.id", ev.Payment.OrderID))
+		}
+	}
+	defer func() { end(err) }()
 	// An order's events change only rows in this transaction (its outbox
 	// mail and jobs included), so one that PostgreSQL aborts for a deadlock
 	// runs again at once: a refund of a membership's older order beside its

@@ -21,6 +21,7 @@ import (
 	"commerce/ratelimit"
 	"commerce/requestlog"
 	"commerce/storage"
+	"commerce/telemetry"
 	"commerce/webhooks"
 )
 
@@ -75,6 +76,8 @@ type Resolver struct {
 	MembershipRetrySchedule membership.Schedule
 	// WebhookHTTP posts webhooks: SSRF-safe, no redirects, 10 s.
 	WebhookHTTP *http.Client
+	// Tracing is OpenTelemetry's; nil is off (tracing.go).
+	Tracing *telemetry.Tracing
 	// CheckoutExpiry is how long an unpaid checkout lives before its order
 	// is canceled (CHECKOUT_EXPIRY); zero is the default, 30 minutes.
 	CheckoutExpiry time.Duration

@@ -8,9 +8,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"commerce/db"
 	"commerce/dispatch"
+	"commerce/telemetry"
 	"commerce/webhooks"
 )
 
@@ -228,12 +231,35 @@ func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) (deliv
 		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
 		return deliveryOutcome{}, false
 	}
-	at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
+	at := r.deliverWebhook(ctx, c, secret)
 	if ctx.Err() != nil && !at.Success() {
 		r.releaseDeliveryClaim(ctx, &c.d, *c.d.ClaimedUntil)
 		return deliveryOutcome{}, false
 	}
 	return r.attemptOutcome(&c.d, at), true
+}
+
+// deliverWebhook posts one claimed record: an attempt, with its span when
+// tracing is on (a client span, linked to the span that recorded the
+// event; the POST's own span from the traced client below it).
+func (r *Resolver) deliverWebhook(ctx context.Context, c *claimedDelivery, secret string) webhooks.Attempt {
+	if !r.Tracing.On() {
+		return webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
+	}
+	ctx, sp, end := r.span(ctx, "webhook.deliver "+c.ev.Type, trace.WithSpanKind(trace.SpanKindClient),
+		telemetry.LinkTo(c.ev.Traceparent), trace.WithAttributes(
+			attribute.String("webhook.event_type", c.ev.Type), attribute.String("webhook.event_id", c.ev.ID),
+			attribute.String("webhook.endpoint_id", c.ep.ID), attribute.Int("webhook.attempt", c.d.Attempts+1)))
+	at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
+	err := at.Err
+	if at.StatusCode != 0 {
+		sp.SetAttributes(attribute.Int("http.response.status_code", at.StatusCode))
+		if !at.Success() {
+			err = fmt.Errorf("the endpoint answered %d", at.StatusCode)
+		}
+	}
+	end(err)
+	return at
 }
 
 // freed frees an attempt's slot on its endpoint and asks for a claim when
@@ -284,8 +310,7 @@ func (r *Resolver) DeliverDue(ctx context.Context, asOf time.Time, limit int) (i
 				out[i] = r.attemptOutcome(&c.d, webhooks.Attempt{Err: err})
 				return
 			}
-			at := webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
-			out[i] = r.attemptOutcome(&c.d, at)
+			out[i] = r.attemptOutcome(&c.d, r.deliverWebhook(ctx, c, secret))
 		})
 	}
 	wg.Wait()
@@ -326,7 +351,7 @@ d AS (
   RETURNING w.endpoint_id, w.event_id, w.claimed_until, w.status, w.attempts, w.generation)
 SELECT d.claimed_until, d.status, d.attempts, d.generation,
        e.id, e.url, e.secret_ciphertext,
-       v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at
+       v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at, v.traceparent
 FROM d
 JOIN webhook_endpoints e ON e.id = d.endpoint_id
 JOIN events v ON v.id = d.event_id`
@@ -344,7 +369,7 @@ func (r *Resolver) claimDeliveries(ctx context.Context, q querier, limit int, id
 		var c claimedDelivery
 		err := row.Scan(&c.d.ClaimedUntil, &c.d.Status, &c.d.Attempts, &c.d.Generation,
 			&c.ep.ID, &c.ep.URL, &c.ep.SecretCiphertext,
-			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt)
+			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt, &c.ev.Traceparent)
 		c.d.EndpointID, c.d.EventID = c.ep.ID, c.ev.ID
 		return c, err
 	})

@@ -17,7 +17,8 @@
 # and lets services.sh tear down.
 #
 # Environment: BENCH_DURATION (measured time per scenario: a Go duration or
-# whole seconds, default 10s), BENCH_WARMUP (default 2s), GO (default go).
+# whole seconds, default 10s), BENCH_WARMUP (default 2s), GO (default go);
+# OTEL_TRACES_EXPORTER=memory measures with tracing on (docs/operations.md, "Tracing").
 # The exit status is bench's: 0 even when a target fails (targets are
 # reported), non-zero when something broke.
 set -euo pipefail

@@ -14,6 +14,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	"go.opentelemetry.io/otel/trace"
 
 	"commerce/graph"
 	"commerce/problem"
@@ -38,11 +39,12 @@ const maxDepth = 10
 //
 // The extensions exts (metrics: graphql_metrics.go) come first: their
 // interceptors wrap the others', so they time those too and see the
-// operations those refuse.
+// operations those refuse. With a tracer (nil: tracing is off), operations
+// and resolver fields get spans (graphQLTracing).
 func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	charge func(ctx context.Context, group, subject string) (*ratelimit.Result, error),
 	chargeOperation func(ctx context.Context, c rest.OperationCharge) (rest.OperationCharged, error),
-	exts ...graphql.HandlerExtension,
+	tracer trace.Tracer, exts ...graphql.HandlerExtension,
 ) http.Handler {
 	cfg := graph.Config{Resolvers: res.Root()}
 	srv := handler.New(graph.NewExecutableSchema(cfg))
@@ -89,6 +91,10 @@ func graphQLHandler(res *resolvers.Resolver, ps rest.Problems, log *slog.Logger,
 	// Per-field rate limits (after the read_only refusal, as REST
 	// authenticates before it limits), then the NUL check of arguments.
 	srv.Use(limits)
+	// Tracing's spans (tracing.go), when it is on.
+	if tracer != nil {
+		srv.Use(graphQLTracing{tracer: tracer})
+	}
 	// Each request gets its own dataloaders.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.ServeHTTP(w, r.WithContext(res.WithLoaders(r.Context())))

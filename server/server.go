@@ -41,6 +41,7 @@ import (
 	"commerce/resolvers"
 	"commerce/rest"
 	"commerce/storage"
+	"commerce/telemetry"
 	"commerce/webhooks"
 )
 
@@ -53,6 +54,9 @@ type Options struct {
 	Work bool
 	// RateLimitPrefix namespaces rate-limit keys in Redis (tests isolate themselves with it).
 	RateLimitPrefix string
+	// Tracing is OpenTelemetry's (telemetry.FromEnv); nil is off, and
+	// nothing is instrumented (tracing.go).
+	Tracing *telemetry.Tracing
 }
 
 // Server is the assembled service.
@@ -76,6 +80,7 @@ type Server struct {
 	logRedis   redis.UniversalClient
 
 	work    bool
+	tracing *telemetry.Tracing
 	handler http.Handler
 	// gql is the /graphql handler, which MCP tools execute through (mcp.go).
 	gql http.Handler
@@ -90,7 +95,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	log = logging.Wrap(log) // no address or secret in any line (CONTRACT §24)
 	// The request path may go through PgBouncer in transaction mode;
 	// LISTEN and River's client use the direct URL.
-	d, err := db.OpenDirect(ctx, cfg.DatabaseURL, cmp.Or(cfg.DatabaseDirectURL, cfg.DatabaseURL))
+	d, err := db.OpenDirect(ctx, cfg.DatabaseURL, cmp.Or(cfg.DatabaseDirectURL, cfg.DatabaseURL), dbOptions(opts.Tracing)...)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +103,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	rdb, err := OpenRedis(cfg.RedisURL)
 	if err != nil {
 		d.Close()
+		return nil, err
+	}
+	if err := traceRedis(opts.Tracing, rdb); err != nil {
+		d.Close()
+		_ = rdb.Close()
 		return nil, err
 	}
 
@@ -110,7 +120,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = rdb.Close()
 		return nil, err
 	}
-	proc, err := newProcessor(cfg, d)
+	proc, err := newProcessor(cfg, d, opts.Tracing)
 	if err != nil {
 		return fail(err)
 	}
@@ -129,6 +139,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return fail(err)
 	}
+	guard, hookClient = traceHTTPClient(opts.Tracing, guard), traceHTTPClient(opts.Tracing, hookClient)
 	secretsKey, err := serviceSecretsKey(ctx, cfg, d, log)
 	if err != nil {
 		return fail(err)
@@ -151,8 +162,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Secrets: secrets, RetrySchedule: cfg.WebhookRetrySchedule, WebhookHTTP: hookClient,
 		CheckoutExpiry: cfg.CheckoutExpiry, LicenseTokenTTL: cfg.LicenseTokenTTL,
 		WebhookAlertAfter: cfg.WebhookAlertAfter, MembershipRetrySchedule: cfg.MembershipRetrySchedule,
+		Tracing: opts.Tracing,
 	})
-	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, AddWorkers: []func(*river.Workers){
+	jc, err := jobs.New(d, log, jobs.Options{Work: opts.Work, Storage: store, Middleware: riverMiddleware(opts.Tracing), AddWorkers: []func(*river.Workers){
 		(&mail.SendWorker{}).Register,
 		(&mail.PurgeWorker{DB: d}).Register,
 		func(w *river.Workers) { river.AddWorker(w, &resolvers.SandboxRefundWorker{R: res}) },
@@ -187,8 +199,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		Resolver: res,
 		Registry: reg,
 		Webhooks: &resolvers.WebhookDispatcher{R: res},
-		Mail:     &mail.Dispatcher{DB: d, Sender: mailer, Log: log},
+		Mail:     &mail.Dispatcher{DB: d, Sender: mailer, Log: log, Tracer: opts.Tracing.Tracer(tracerName)},
 		work:     opts.Work,
+		tracing:  opts.Tracing,
 
 		RequestLog: res.Requests,
 		logRedis:   logRedis,
@@ -263,9 +276,10 @@ func serviceSecretsKey(ctx context.Context, cfg config.Config, d *db.DB, log *sl
 // newProcessor builds the payment processor PROCESSOR names.
 // The sandbox keeps its charges of stored payment methods (memberships'
 // renewals) in the service's database.
-func newProcessor(cfg config.Config, d *db.DB) (processor.Processor, error) {
+func newProcessor(cfg config.Config, d *db.DB, t *telemetry.Tracing) (processor.Processor, error) {
 	if cfg.Processor == processor.Stripe {
-		p, err := stripe.New(stripe.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret, APIBase: cfg.StripeAPIBase})
+		p, err := stripe.New(stripe.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret, APIBase: cfg.StripeAPIBase,
+			HTTPClient: processorHTTPClient(t)})
 		if err != nil {
 			return nil, fmt.Errorf("PROCESSOR=stripe: %w", err)
 		}
@@ -321,6 +335,11 @@ func (s *Server) routes() http.Handler {
 	api := &rest.API{Resolver: s.Resolver, DB: s.DB, Limiter: s.Limiter, Problems: ps, Metrics: metrics, Version: Version}
 
 	r := chi.NewRouter()
+	// Tracing's span for every request, named by the matched pattern
+	// (tracing.go): first, so that it holds the whole request.
+	if mw := s.tracing.HTTP(routePattern); mw != nil {
+		r.Use(mw)
+	}
 	r.Use(rest.Correlate, rest.TrustedClientIP(s.Config.TrustedProxies), rest.AccessLog(s.Log, metrics), rest.RequestLog(s.RequestLog), rest.Recover(ps))
 	// Every GET route also answers HEAD (CONTRACT §10): a HEAD with no
 	// route of its own is routed to the GET handler (the body is dropped).
@@ -351,7 +370,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/graphql/assets/*", ideFiles.ServeHTTP)
 	r.Head("/graphql/assets/*", ideFiles.ServeHTTP)
 
-	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, api.ChargeOperation, newGraphQLMetrics(s.Registry))
+	gql := graphQLHandler(s.Resolver, ps, s.Log, api.Charge, api.ChargeOperation, s.tracing.Tracer(tracerName), newGraphQLMetrics(s.Registry))
 	// An API key, or else the console's session cookie (sessions.go).
 	sessions := newConsoleSessions(s.Resolver, ps, s.Config.BaseURL, s.Config.ConsoleURL)
 	// The CSV exports take the cookie too (the console's download link).

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,10 +19,13 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/stretchr/testify/require"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"commerce/config"
 	"commerce/docs"
 	"commerce/server"
+	"commerce/telemetry"
 )
 
 // Env is one running service under test.
@@ -37,10 +41,17 @@ type Env struct {
 type Option func(*envOptions)
 
 type envOptions struct {
-	work   bool
-	config func(*config.Config)
-	prefix string
-	log    *slog.Logger
+	work    bool
+	config  func(*config.Config)
+	prefix  string
+	log     *slog.Logger
+	tracing *telemetry.Tracing
+}
+
+// WithTracing traces the service on tp (the SDK's in-memory exporter, in
+// tests of tracing).
+func WithTracing(tp trace.TracerProvider) Option {
+	return func(o *envOptions) { o.tracing = telemetry.New(tp) }
 }
 
 // WithWorkers runs River workers in the Env.
@@ -84,12 +95,18 @@ func New(t testing.TB, opts ...Option) *Env {
 	if o.prefix == "" {
 		o.prefix = NewRedisPrefix()
 	}
+	if o.tracing == nil && os.Getenv("COMMERCE_TEST_TRACING") == "memory" {
+		// Every Env traced, spans counted and dropped: the suite run with
+		// tracing on (README, Testing).
+		o.tracing = telemetry.New(sdktrace.NewTracerProvider(sdktrace.WithBatcher(&telemetry.CountingExporter{})))
+		t.Cleanup(func() { _ = o.tracing.Provider.(*sdktrace.TracerProvider).Shutdown(context.Background()) })
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := o.log
 	if log == nil {
 		log = Logger()
 	}
-	srv, err := server.New(ctx, cfg, log, server.Options{Work: o.work, RateLimitPrefix: o.prefix})
+	srv, err := server.New(ctx, cfg, log, server.Options{Work: o.work, RateLimitPrefix: o.prefix, Tracing: o.tracing})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start(ctx))
 	t.Cleanup(func() {

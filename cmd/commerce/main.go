@@ -28,6 +28,7 @@ import (
 	"commerce/db"
 	"commerce/problem"
 	"commerce/server"
+	"commerce/telemetry"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -96,7 +97,20 @@ func run(args []string, stdout io.Writer) error {
 // serve runs the HTTP server and/or the workers until a signal, then drains
 // in-flight requests and jobs for at most drainTimeout.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, listen bool) error {
-	srv, err := server.New(ctx, cfg, log, server.Options{Work: work})
+	// Tracing from the OTEL_* variables (nil: off); its spans still queued
+	// are exported when the process stops.
+	tracing, err := telemetry.FromEnv(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+		defer cancel()
+		if err := tracing.Shutdown(sctx); err != nil {
+			log.Warn("tracing: spans not exported at shutdown", "error", err)
+		}
+	}()
+	srv, err := server.New(ctx, cfg, log, server.Options{Work: work, Tracing: tracing})
 	if err != nil {
 		return err
 	}
@@ -130,7 +144,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, work, liste
 			MaxHeaderBytes:    64 << 10,
 			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		}
-		log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "workers", work, "processor", cfg.Processor)
+		log.Info("listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "workers", work, "processor", cfg.Processor,
+			"tracing", tracing.On())
 		go func() { errc <- hs.Serve(ln) }()
 	} else {
 		log.Info("worker started")
