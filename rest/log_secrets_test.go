@@ -1,13 +1,11 @@
 package rest_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,24 +13,6 @@ import (
 
 	"commerce/testkit"
 )
-
-// lockedBuffer is a log destination the service's goroutines share.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // A flow that makes every kind of secret (CONTRACT §24) — a console
 // sign-in's passcode and session, API keys, a webhook secret, a license
@@ -43,7 +23,7 @@ func (b *lockedBuffer) String() string {
 // the masking is the service's, whatever handler it is given.
 func TestLogsCarryNoSecret(t *testing.T) {
 	t.Parallel()
-	var out lockedBuffer
+	var out testkit.LockedBuffer
 	env := testkit.New(t, testkit.WithWorkers(), testkit.WithLogger(slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 
 	secrets := map[string]string{}
