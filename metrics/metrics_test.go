@@ -204,7 +204,7 @@ func TestMetricsDuringPurchase(t *testing.T) {
 
 	// A seller, a webhook endpoint, a listing; a buyer pays.
 	acc := env.NewAccount()
-	connectSandbox(t, env, acc.Key)
+	env.ConnectSandbox(acc.Key, "usd")
 	r := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": receiver.URL, "events": []string{"order.paid", "order.refunded"}})
 	require.Equal(t, 201, r.Status, "%s", r.Body)
 	r = env.Post("/v1/listings", acc.Key, map[string]any{"title": "Metrics " + testkit.Unique(), "price": 500,
@@ -471,29 +471,11 @@ func getAsync(env *testkit.Env, key, path string) <-chan int {
 	return out
 }
 
-func noRedirect(env *testkit.Env) *http.Client {
-	c := *env.HTTP.Client()
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &c
-}
-
-// connectSandbox makes an account operational through the sandbox processor.
-func connectSandbox(t *testing.T, env *testkit.Env, key string) {
-	t.Helper()
-	onb := env.Post("/v1/account/processor/connect", key, nil)
-	require.Equal(t, 200, onb.Status, "%s", onb.Body)
-	resp, err := noRedirect(env).PostForm(onb.JSON(t)["url"].(string), url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	require.Equal(t, 303, resp.StatusCode)
-}
-
 // buy goes through the product page's form and the sandbox's payment page,
 // paying; it returns the order id.
 func buy(t *testing.T, env *testkit.Env, slug, email string) string {
 	t.Helper()
-	c := noRedirect(env)
+	c := env.NoRedirect()
 	page, err := c.Get(env.URL + "/p/" + slug)
 	require.NoError(t, err)
 	page.Body.Close()

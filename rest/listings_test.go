@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,16 +62,7 @@ func uploadToken(t *testing.T, env *testkit.Env, key, purpose, filename string, 
 }
 
 // connectSandbox makes an account operational through the sandbox processor.
-func connectSandbox(t *testing.T, env *testkit.Env, key string) {
-	t.Helper()
-	onb := env.Post("/v1/account/processor/connect", key, nil)
-	require.Equal(t, 200, onb.Status, "%s", onb.Body)
-	resp, err := noRedirect(env).PostForm(onb.JSON(t)["url"].(string), url.Values{"currency": {"usd"}})
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	require.Equal(t, 303, resp.StatusCode)
-}
+func connectSandbox(t *testing.T, env *testkit.Env, key string) { env.ConnectSandbox(key, "usd") }
 
 func storageDir(env *testkit.Env) string {
 	return strings.TrimPrefix(env.Server.Config.FileStorageURL, "file://")

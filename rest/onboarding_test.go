@@ -19,11 +19,7 @@ import (
 var passcodePattern = regexp.MustCompile(`\b(\d{6})\b`)
 
 // noRedirect is the env's client without following redirects.
-func noRedirect(env *testkit.Env) *http.Client {
-	c := *env.HTTP.Client()
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &c
-}
+func noRedirect(env *testkit.Env) *http.Client { return env.NoRedirect() }
 
 // mailboxPasscode reads the newest passcode sent to email from the sandbox
 // mailbox pages, as a developer would.

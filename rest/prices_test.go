@@ -19,14 +19,7 @@ import (
 // connectSandboxIn connects an account to the sandbox processor in a
 // currency.
 func connectSandboxIn(t *testing.T, env *testkit.Env, key, currency string) {
-	t.Helper()
-	onb := env.Post("/v1/account/processor/connect", key, nil)
-	require.Equal(t, 200, onb.Status, "%s", onb.Body)
-	resp, err := noRedirect(env).PostForm(onb.JSON(t)["url"].(string), url.Values{"currency": {currency}})
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	require.Equal(t, 303, resp.StatusCode)
+	env.ConnectSandbox(key, currency)
 }
 
 // postCheckout posts the product page's form and returns the response

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -234,6 +235,27 @@ func (e *Env) Get(path, key string) *Response {
 func (e *Env) Post(path, key string, body any) *Response {
 	e.T.Helper()
 	return e.Do(Request{Method: http.MethodPost, Path: path, Key: key, Body: body})
+}
+
+// NoRedirect is the env's HTTP client without following redirects (a
+// 303's Location is read, not followed).
+func (e *Env) NoRedirect() *http.Client {
+	c := *e.HTTP.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
+// ConnectSandbox makes the account of key operational through the sandbox
+// processor's onboarding, in currency.
+func (e *Env) ConnectSandbox(key, currency string) {
+	e.T.Helper()
+	onb := e.Post("/v1/account/processor/connect", key, nil)
+	require.Equal(e.T, 200, onb.Status, "%s", onb.Body)
+	resp, err := e.NoRedirect().PostForm(onb.JSON(e.T)["url"].(string), url.Values{"currency": {currency}})
+	require.NoError(e.T, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	require.Equal(e.T, 303, resp.StatusCode)
 }
 
 var (
