@@ -93,13 +93,20 @@ func TestOrderListEncoding(t *testing.T) {
 			Currency: s, Status: model.OrderStatus(s), PaymentStatus: model.PaymentStatus(s), ContentType: model.OrderContentType(s),
 			Discount: &model.OrderDiscount{ID: s, Code: s}, MembershipID: &s, BillingReason: (*model.BillingReason)(&s)}}, NextCursor: &s}
 	}
+	requireEncodesAsWriteJSON(t, pages, appendOrderList)
+	require.Contains(t, pages["every field filled"].Data[0].BuyerEmail, "x", "filled")
+}
+
+// requireEncodesAsWriteJSON holds a hand encoder to writeJSON's headers and
+// bytes on every page.
+func requireEncodesAsWriteJSON[T any](t *testing.T, pages map[string]T, appendJSON func([]byte, T) []byte) {
+	t.Helper()
 	for name, page := range pages {
 		old := httptest.NewRecorder()
 		writeJSON(old, 200, page)
 		now := httptest.NewRecorder()
-		writeJSONAppended(now, 200, page, appendOrderList)
+		writeJSONAppended(now, 200, page, appendJSON)
 		require.Equal(t, old.Header(), now.Header(), name)
 		require.Equal(t, old.Body.String(), now.Body.String(), name)
 	}
-	require.Contains(t, pages["every field filled"].Data[0].BuyerEmail, "x", "filled")
 }
