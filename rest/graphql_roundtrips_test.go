@@ -62,6 +62,28 @@ func TestGraphQLRevokedKeyRefusedBeforeOrAtItsOperation(t *testing.T) {
 	}
 }
 
+// The revocation's notification may reach a process after its marker
+// does: a key this process holds in memory, whose marker alone says it was
+// revoked (no notification sent), is refused on /graphql whether its
+// operation ran or not (a syntax error, a body that is not an operation:
+// the markers are read as the response is written, with the key that
+// authentication left pending).
+func TestGraphQLMarkerAloneRefusesAKeyInMemory(t *testing.T) {
+	env := testkit.New(t)
+	acc := env.NewAccount()
+	for _, body := range []string{`{"query":"{ viewer { id } }"}`, `{"query":"{ viewer { id "}`, `{"query":`, `[1,2]`} {
+		k := newKey(t, env, acc.ID)
+		for range 2 {
+			require.Equal(t, 200, call(t, env, "POST", "/graphql", k.Key, `{"query":"{ viewer { id } }"}`))
+		}
+		require.NoError(t, env.Server.Limiter.MarkRevoked(t.Context(), acc.ID, k.ID))
+		r := env.Do(testkit.Request{Method: "POST", Path: "/graphql", Key: k.Key, Body: body, NoCheck: true})
+		require.Equal(t, 401, r.Status, "%s: %s", body, r.Body)
+		require.Contains(t, string(r.Body), "revoked")
+		require.NotEmpty(t, r.Header.Get("RateLimit-Remaining"), "the client IP's budget is reported")
+	}
+}
+
 // An operation the cost budget refuses is charged to no field's window: the
 // REST route of its top-level field (viewer: GET /v1/account, the default
 // group) counts only its own requests across it.

@@ -112,6 +112,10 @@ type outcome struct {
 	budget *ratelimit.Result
 	// subject is the caller's rate-limit subject once authenticated.
 	subject string
+	// authed is the request's context once authenticated: it carries the
+	// key whose confirmation authentication left pending, which the
+	// response's charge confirms when no operation did.
+	authed context.Context
 	// denied is the refusal of a key whose confirmation was left to the
 	// operation (rest.API.AuthenticateDeferred): the response is then its
 	// problem document.
@@ -165,11 +169,12 @@ func graphQLResponses(charge func(ctx context.Context, c rest.OperationCharge) (
 }
 
 // graphQLSubject records the authenticated caller's subject for the
-// headers (it runs after authentication).
+// headers, and the authenticated context for the key's confirmation (it
+// runs after authentication).
 func graphQLSubject(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o, ok := r.Context().Value(outcomeKey{}).(*outcome); ok {
-			o.subject = rest.Subject(r.Context())
+			o.subject, o.authed = rest.Subject(r.Context()), r.Context()
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -194,6 +199,9 @@ func (w *outcomeWriter) WriteHeader(status int) {
 	if !w.written {
 		w.written = true
 		ctx := w.r.Context()
+		if w.o.authed != nil {
+			ctx = w.o.authed
+		}
 		budget := w.o.budget
 		if budget == nil && w.o.denied == nil && w.charge != nil {
 			subject := cmp.Or(w.o.subject, rest.IPSubject(ctx))
