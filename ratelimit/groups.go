@@ -47,6 +47,7 @@ var Groups = map[string]Group{
 	"licenses":              {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
 	"license_key":           {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
 	"exports":               {Name: "exports", Rules: perMinute(10)},                  // CSV exports (CONTRACT §23): each reads every matching row
+	"acp":                   {Name: "acp", Rules: perMinute(600)},                     // /acp per agent connection (CONTRACT §25)
 	"default":               {Name: "default", Rules: perMinute(120)},
 }
 
