@@ -195,4 +195,3 @@ func validKey(k string) bool {
 	}
 	return true
 }
-
