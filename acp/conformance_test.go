@@ -763,3 +763,21 @@ func TestConformanceConcurrentCompletes(t *testing.T) {
 	require.Equal(t, 1, charges, "one charge")
 	_ = fmt.Sprint
 }
+
+// The guide (docs/acp.md) is served as HTML and Markdown, and the landing
+// page, llms.txt and the discovery document point at it.
+func TestACPGuide(t *testing.T) {
+	t.Parallel()
+	env := testkit.New(t)
+	page := env.Get("/docs/acp", "")
+	require.Equal(t, 200, page.Status)
+	require.Contains(t, string(page.Body), "<h1>Buyers&rsquo; agents: the Agentic Commerce Protocol</h1>")
+	require.Contains(t, string(page.Body), "<table>")
+	md := env.Get("/docs/acp.md", "")
+	require.Equal(t, 200, md.Status)
+	require.True(t, strings.HasPrefix(string(md.Body), "# Buyers' agents: the Agentic Commerce Protocol\n"))
+	require.Contains(t, string(env.Get("/", "").Body), `href="`+env.URL+`/docs/acp"`)
+	llms := string(env.Get("/llms.txt", "").Body)
+	require.Contains(t, llms, env.URL+"/docs/acp.md")
+	require.Contains(t, llms, env.URL+"/.well-known/acp.json")
+}
