@@ -23,6 +23,7 @@ const rootTable = "accounts"
 var tenantTables = []string{
 	"access_grants",
 	"account_stats",
+	"agent_connections",
 	"api_keys",
 	"console_sessions",
 	"customers",
