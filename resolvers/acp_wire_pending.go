@@ -1,16 +1,11 @@
 package resolvers
 
 // PENDING (acp-wire): the types of the interfaces in /work/briefs/acp-design.md,
-// declared here only so that package acp compiles before the branches
-// acp-conn (AgentPrincipal) and acp-core (the rest) are merged. Delete this
+// declared here only so that package acp compiles before the branch
+// acp-core is merged (acp-conn's AgentPrincipal is merged already). Delete this
 // file when merging them: their declarations replace these.
 
 import "time"
-
-type AgentPrincipal struct {
-	ConnectionID string
-	AccountID    string
-}
 
 type AgentCheckoutInput struct {
 	Items               []AgentItemInput
