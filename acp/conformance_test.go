@@ -771,7 +771,7 @@ func TestACPGuide(t *testing.T) {
 	env := testkit.New(t)
 	page := env.Get("/docs/acp", "")
 	require.Equal(t, 200, page.Status)
-	require.Contains(t, string(page.Body), "<h1>Buyers&rsquo; agents: the Agentic Commerce Protocol</h1>")
+	require.Contains(t, string(page.Body), "<h1>Buyers' agents: the Agentic Commerce Protocol</h1>")
 	require.Contains(t, string(page.Body), "<table>")
 	md := env.Get("/docs/acp.md", "")
 	require.Equal(t, 200, md.Status)
