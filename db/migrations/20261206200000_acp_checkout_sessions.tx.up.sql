@@ -38,6 +38,9 @@ CREATE TABLE acp_checkout_sessions (
     order_id            text REFERENCES orders (id),
     -- The last declined payment's message, shown until the next attempt.
     payment_declined    text,
+    -- The session as last computed (line items, discounts, totals,
+    -- messages, the order once completed): what a retrieve shows.
+    view                jsonb NOT NULL DEFAULT '{}',
     created_at          timestamptz NOT NULL DEFAULT now(),
     updated_at          timestamptz NOT NULL DEFAULT now(),
     expires_at          timestamptz NOT NULL,
