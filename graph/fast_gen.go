@@ -5873,6 +5873,10 @@ func (ec *executionContext) fastPlan_Order(sel ast.SelectionSet) *fastPlan {
 			p.fields[i].id = 32
 		case "billingReason":
 			p.fields[i].id = 33
+		case "source":
+			p.fields[i].id = 34
+		case "agentConnectionId":
+			p.fields[i].id = 35
 		default:
 			return nil
 		}
@@ -6074,6 +6078,14 @@ func (ec *executionContext) fastWrite_Order(p *fastPlan, obj *model.Order, b *fa
 				break
 			}
 			b.str(marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[(*obj.BillingReason)])
+		case 34:
+			b.str(obj.Source)
+		case 35:
+			if obj.AgentConnectionID == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*obj.AgentConnectionID))
 		}
 	}
 	b.WriteByte('}')
@@ -13956,6 +13968,36 @@ func (ec *executionContext) fastField_Order_billingReason(obj *model.Order) (gra
 			break
 		}
 		b.str(marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[(*obj.BillingReason)])
+	}
+	return b, true
+}
+
+// fastField_Order_source is _Order_source's direct path.
+func (ec *executionContext) fastField_Order_source(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "source") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Source)
+	}
+	return b, true
+}
+
+// fastField_Order_agentConnectionId is _Order_agentConnectionId's direct path.
+func (ec *executionContext) fastField_Order_agentConnectionId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "agentConnectionId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AgentConnectionID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AgentConnectionID))
 	}
 	return b, true
 }

@@ -646,44 +646,46 @@ type ComplexityRoot struct {
 	}
 
 	Order struct {
-		Access          func(childComplexity int) int
-		Amount          func(childComplexity int) int
-		BillingReason   func(childComplexity int) int
-		BuyerEmail      func(childComplexity int) int
-		CanceledAt      func(childComplexity int) int
-		CheckoutData    func(childComplexity int) int
-		ContentType     func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		Currency        func(childComplexity int) int
-		Customer        func(childComplexity int) int
-		CustomerID      func(childComplexity int) int
-		Deliverables    func(childComplexity int) int
-		Discount        func(childComplexity int) int
-		DisputeStatus   func(childComplexity int) int
-		FulfilledAt     func(childComplexity int) int
-		FulfillmentNote func(childComplexity int) int
-		HandedOffAt     func(childComplexity int) int
-		HasDeliverables func(childComplexity int) int
-		ID              func(childComplexity int) int
-		Listing         func(childComplexity int) int
-		ListingID       func(childComplexity int) int
-		ListingSlug     func(childComplexity int) int
-		ListingSnapshot func(childComplexity int) int
-		Membership      func(childComplexity int) int
-		MembershipID    func(childComplexity int) int
-		NetAmount       func(childComplexity int) int
-		Object          func(childComplexity int) int
-		PaidAt          func(childComplexity int) int
-		PaymentIntentID func(childComplexity int) int
-		PaymentStatus   func(childComplexity int) int
-		PlatformFee     func(childComplexity int) int
-		Readiness       func(childComplexity int) int
-		RefundAmount    func(childComplexity int) int
-		RefundedAt      func(childComplexity int) int
-		SellerSnapshot  func(childComplexity int) int
-		Status          func(childComplexity int) int
-		Subtotal        func(childComplexity int) int
-		UpdatedAt       func(childComplexity int) int
+		Access            func(childComplexity int) int
+		AgentConnectionID func(childComplexity int) int
+		Amount            func(childComplexity int) int
+		BillingReason     func(childComplexity int) int
+		BuyerEmail        func(childComplexity int) int
+		CanceledAt        func(childComplexity int) int
+		CheckoutData      func(childComplexity int) int
+		ContentType       func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Customer          func(childComplexity int) int
+		CustomerID        func(childComplexity int) int
+		Deliverables      func(childComplexity int) int
+		Discount          func(childComplexity int) int
+		DisputeStatus     func(childComplexity int) int
+		FulfilledAt       func(childComplexity int) int
+		FulfillmentNote   func(childComplexity int) int
+		HandedOffAt       func(childComplexity int) int
+		HasDeliverables   func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Listing           func(childComplexity int) int
+		ListingID         func(childComplexity int) int
+		ListingSlug       func(childComplexity int) int
+		ListingSnapshot   func(childComplexity int) int
+		Membership        func(childComplexity int) int
+		MembershipID      func(childComplexity int) int
+		NetAmount         func(childComplexity int) int
+		Object            func(childComplexity int) int
+		PaidAt            func(childComplexity int) int
+		PaymentIntentID   func(childComplexity int) int
+		PaymentStatus     func(childComplexity int) int
+		PlatformFee       func(childComplexity int) int
+		Readiness         func(childComplexity int) int
+		RefundAmount      func(childComplexity int) int
+		RefundedAt        func(childComplexity int) int
+		SellerSnapshot    func(childComplexity int) int
+		Source            func(childComplexity int) int
+		Status            func(childComplexity int) int
+		Subtotal          func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
 	}
 
 	OrderAccess struct {
@@ -3909,6 +3911,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Access(childComplexity), true
+	case "Order.agentConnectionId":
+		if e.ComplexityRoot.Order.AgentConnectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.AgentConnectionID(childComplexity), true
 	case "Order.amount":
 		if e.ComplexityRoot.Order.Amount == nil {
 			break
@@ -4113,6 +4121,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.SellerSnapshot(childComplexity), true
+	case "Order.source":
+		if e.ComplexityRoot.Order.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Source(childComplexity), true
 	case "Order.status":
 		if e.ComplexityRoot.Order.Status == nil {
 			break
@@ -6353,6 +6367,10 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_membershipId(ctx, field)
 	case "billingReason":
 		return ec.fieldContext_Order_billingReason(ctx, field)
+	case "source":
+		return ec.fieldContext_Order_source(ctx, field)
+	case "agentConnectionId":
+		return ec.fieldContext_Order_agentConnectionId(ctx, field)
 	case "membership":
 		return ec.fieldContext_Order_membership(ctx, field)
 	case "listing":
@@ -21635,6 +21653,58 @@ func (ec *executionContext) fieldContext_Order_billingReason(_ context.Context, 
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type BillingReason does not have child fields"))
 }
 
+func (ec *executionContext) _Order_source(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_source(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_agentConnectionId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_agentConnectionId(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_agentConnectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentConnectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_agentConnectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Order_membership(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33726,6 +33796,16 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "billingReason":
 			out.Values[i] = ec._Order_billingReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._Order_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "agentConnectionId":
+			out.Values[i] = ec._Order_agentConnectionId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

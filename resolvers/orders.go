@@ -969,7 +969,11 @@ func toOrderModel(o *db.Order) *model.Order {
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
 		FulfilledAt: utc(o.FulfilledAt), FulfillmentNote: o.FulfillmentNote, CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
 		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o),
-		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
+		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason),
+		Source: o.Source, AgentConnectionID: o.AgentConnectionID}
+	if m.Source == "" {
+		m.Source = db.OrderSourceCheckout
+	}
 	if m.CheckoutData == nil {
 		m.CheckoutData = map[string]any{}
 	}
