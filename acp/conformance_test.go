@@ -289,6 +289,17 @@ func (s *seller) agentEvents(t *testing.T, orderID string, want ...string) []map
 	return events
 }
 
+// requireFulfilled waits for the order to be fulfilled (read in the
+// database: the order's REST shape is the orders API's, not ACP's).
+func requireFulfilled(t *testing.T, env *testkit.Env, orderID string) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		var status string
+		_ = env.Server.DB.Pool.QueryRow(context.Background(), `SELECT status FROM orders WHERE id = $1`, orderID).Scan(&status)
+		return status == "fulfilled"
+	}, 30*time.Second, 100*time.Millisecond, "order %s fulfilled", orderID)
+}
+
 func conformanceEnv(t *testing.T, opts ...testkit.Option) *testkit.Env {
 	return testkit.New(t, append([]testkit.Option{testkit.WithWorkers()}, opts...)...)
 }
@@ -378,12 +389,12 @@ func TestConformanceRESTPurchase(t *testing.T) {
 	require.Contains(t, o["permalink_url"], env.URL+"/")
 
 	// The seller's order: paid, from the agent, then fulfilled; the buyer mailed.
-	require.Eventually(t, func() bool {
-		return env.Get("/v1/orders/"+orderID, s.acc.Key).JSON(t)["status"] == "fulfilled"
-	}, 30*time.Second, 100*time.Millisecond)
-	ord := env.Get("/v1/orders/"+orderID, s.acc.Key).JSON(t)
-	require.Equal(t, "acp", ord["source"])
-	require.Equal(t, 2175.0, ord["amount"])
+	requireFulfilled(t, env, orderID)
+	var source, conn string
+	var amount int64
+	require.NoError(t, env.Server.DB.Pool.QueryRow(context.Background(),
+		`SELECT source, coalesce(agent_connection_id, ''), amount FROM orders WHERE id = $1`, orderID).Scan(&source, &conn, &amount))
+	require.Equal(t, [3]any{"acp", s.connID, int64(2175)}, [3]any{source, conn, amount})
 	require.Eventually(t, func() bool {
 		var n int
 		_ = env.Server.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM mail_messages WHERE lower(to_address) = lower($1)`, buyer).Scan(&n)
@@ -464,9 +475,7 @@ func TestConformanceMCPPurchase(t *testing.T) {
 	res = s.tool(t, ctx, cs, "complete_checkout_session", map[string]any{"meta": meta(key()), "id": id, "payload": paymentData(token)}, false)
 	require.Equal(t, "completed", res["status"])
 	orderID := res["order"].(map[string]any)["id"].(string)
-	require.Eventually(t, func() bool {
-		return env.Get("/v1/orders/"+orderID, s.acc.Key).JSON(t)["status"] == "fulfilled"
-	}, 30*time.Second, 100*time.Millisecond)
+	requireFulfilled(t, env, orderID)
 	require.Eventually(t, func() bool {
 		var n int
 		_ = env.Server.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM mail_messages WHERE lower(to_address) = lower($1)`, buyer).Scan(&n)
@@ -606,34 +615,54 @@ func TestConformanceIdempotency(t *testing.T) {
 	acpErr(t, r, 409, "idempotency_in_flight")
 	require.NotEmpty(t, r.header.Get("Retry-After"))
 
-	// A 5xx is never stored: the complete below holds for the session's
-	// row lock, the client gives up, the request fails (its context
-	// canceled under the database) and releases its key; the retry with
-	// the same key runs afresh and completes.
-	buyer := map[string]any{"buyer": map[string]any{"email": "five@example.com"}}
-	require.Equal(t, 200, s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id, key: key(), body: buyer}).status)
+}
+
+// A 5xx is never stored (ACP §6.5). Not parallel: it holds an exclusive
+// lock on acp_checkout_sessions for a moment, so it runs before the
+// parallel tests start. The complete blocks on the table lock, the client
+// gives up, the request fails under its canceled context (a 5xx) and
+// releases its key; the retry with the same key runs afresh and completes.
+func TestConformanceNoStored5xx(t *testing.T) {
+	env := conformanceEnv(t)
+	s := newSeller(t, env)
+	_, cs := s.create(t, map[string]any{"line_items": []any{map[string]any{"id": s.listingID, "quantity": 1}}, "currency": "usd",
+		"buyer": map[string]any{"email": "five@example.com"}, "capabilities": map[string]any{}})
+	id := cs["id"].(string)
 	token := s.delegate(t, id, "4242424242424242", s.price)
-	tx, err := env.Server.DB.Pool.Begin(context.Background())
+	ctx := context.Background()
+	tx, err := env.Server.DB.Pool.Begin(ctx)
 	require.NoError(t, err)
-	_, err = tx.Exec(context.Background(), `SELECT 1 FROM acp_checkout_sessions WHERE id = $1 FOR UPDATE`, id)
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			require.NoError(t, tx.Rollback(ctx))
+		}
+	}
+	t.Cleanup(unlock)
+	_, err = tx.Exec(ctx, `LOCK TABLE acp_checkout_sessions IN ACCESS EXCLUSIVE MODE`)
 	require.NoError(t, err)
-	k3 := key()
+	k := key()
 	b, _ := json.Marshal(paymentData(token))
 	req, _ := http.NewRequest("POST", env.URL+"/acp/checkout_sessions/"+id+"/complete", bytes.NewReader(b))
 	req.Header.Set("Authorization", "Bearer "+s.token)
 	req.Header.Set("API-Version", apiVersion)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", k3)
-	_, err = (&http.Client{Timeout: 500 * time.Millisecond}).Do(req)
-	require.Error(t, err, "the client gave up")
-	completeScope := "acp:" + s.connID + ":POST /acp/checkout_sessions/" + id + "/complete"
+	req.Header.Set("Idempotency-Key", k)
+	resp, err := (&http.Client{Timeout: time.Second}).Do(req)
+	if err == nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Fatalf("the complete answered while the table was locked: %d %s", resp.StatusCode, body)
+	}
+	scope := "acp:" + s.connID + ":POST /acp/checkout_sessions/" + id + "/complete"
 	require.Eventually(t, func() bool {
 		var n int
-		_ = env.Server.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM idempotency_keys WHERE scope = $1 AND key = $2`, completeScope, k3).Scan(&n)
+		_ = env.Server.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM idempotency_keys WHERE scope = $1 AND key = $2`, scope, k).Scan(&n)
 		return n == 0
 	}, 10*time.Second, 50*time.Millisecond, "the failed request's key is released, not stored")
-	require.NoError(t, tx.Rollback(context.Background()))
-	r = s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id + "/complete", key: k3, body: paymentData(token)})
+	unlock()
+	r := s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id + "/complete", key: k, body: paymentData(token)})
 	require.Equal(t, 200, r.status, "%s", r.body)
 	require.Empty(t, r.header.Get("Idempotent-Replayed"), "run afresh")
 	require.Equal(t, "completed", validateSession(t, r.body)["status"])
@@ -665,13 +694,13 @@ func TestConformanceRefusals(t *testing.T) {
 
 	// Cancel, then cancel again: 405; complete on a canceled session: 4xx.
 	id = ready()
+	token = s.delegate(t, id, "4242424242424242", s.price)
 	r = s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id + "/cancel", key: key()})
 	require.Equal(t, 200, r.status, "%s", r.body)
 	require.Equal(t, "canceled", validateSession(t, r.body)["status"])
 	r = s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id + "/cancel", key: key(), body: map[string]any{"intent_trace": map[string]any{"reason_code": "other"}}})
 	require.Equal(t, 405, r.status, "%s", r.body)
 	validate(t, "Error", r.body)
-	token = s.delegate(t, id, "4242424242424242", s.price)
 	r = s.do(t, call{method: "POST", path: "/acp/checkout_sessions/" + id + "/complete", key: key(), body: paymentData(token)})
 	require.True(t, r.status >= 400 && r.status < 500, "%d %s", r.status, r.body)
 	validate(t, "Error", r.body)

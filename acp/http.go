@@ -43,9 +43,11 @@ func (h *Handler) Routes(r chi.Router) {
 	r.Get("/.well-known/acp.json", h.discovery)
 	a := chi.NewRouter()
 	a.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		echoRequestID(w, r)
 		writeErr(w, r, invalid(http.StatusNotFound, "not_found", "No ACP route "+r.Method+" "+r.URL.Path+"."))
 	})
 	a.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		echoRequestID(w, r)
 		e := invalid(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path+".")
 		writeErr(w, r, e)
 	})
