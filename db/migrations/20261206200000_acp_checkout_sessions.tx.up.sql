@@ -6,6 +6,12 @@
 -- the references to it below carry no foreign key, so that this migration
 -- does not depend on that one's content (docs/decisions.md, "ACP checkout").
 
+-- An agent connection's webhook endpoint (acp-conn's migration adds this
+-- column, with its foreign key, before this one runs; IF NOT EXISTS keeps
+-- this migration whole without it). recordEvents sends such an endpoint
+-- only its connection's orders' events.
+ALTER TABLE webhook_endpoints ADD COLUMN IF NOT EXISTS agent_connection_id text;
+
 -- Where an order came from: 'checkout' for the product page and the
 -- checkout API (every order before this migration), 'acp' for an agent's
 -- checkout session. agent_connection_id is the connection that made an
