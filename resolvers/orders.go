@@ -953,11 +953,11 @@ func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, er
 			}
 		} else {
 			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
-				MembershipID: deref(o.MembershipID, "")}
+				MembershipID: deref(o.MembershipID, ""), OnConnectedAccount: o.Source == db.OrderSourceACP}
 			return nil
 		}
 		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
-			MembershipID: deref(o.MembershipID, "")}
+			MembershipID: deref(o.MembershipID, ""), OnConnectedAccount: o.Source == db.OrderSourceACP}
 		if r.Processor.Name() == processor.Sandbox {
 			// The sandbox confirms refunds itself, about a second later.
 			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},
