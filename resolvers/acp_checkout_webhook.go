@@ -94,7 +94,9 @@ func (r *Resolver) deliverAgentWebhook(ctx context.Context, c *claimedDelivery, 
 
 // agentWebhookBody is an order event as ACP's webhook body: the order as
 // the event's data has it (its state when the event was recorded), with
-// its checkout session and thank-you page read from the order's row.
+// its checkout session and thank-you page read from the order's row (by
+// the event's order id: a claimed event carries no account, and the
+// event's endpoint is of the order's account).
 func (r *Resolver) agentWebhookBody(ctx context.Context, ev *db.Event) ([]byte, error) {
 	var d struct {
 		OrderID       string  `json:"order_id"`
@@ -119,7 +121,7 @@ func (r *Resolver) agentWebhookBody(ctx context.Context, ev *db.Event) ([]byte, 
 	var listingID string
 	if err := r.DB.Pool.QueryRow(ctx, `SELECT o.listing_id, coalesce(o.listing_snapshot->>'title', ''), o.view_token, coalesce(s.id, '')
 		FROM orders o LEFT JOIN acp_checkout_sessions s ON s.order_id = o.id AND s.account_id = o.account_id
-		WHERE o.id = $1 AND o.account_id = $2`, d.OrderID, ev.AccountID).Scan(&listingID, &title, &viewToken, &sessionID); err != nil {
+		WHERE o.id = $1`, d.OrderID).Scan(&listingID, &title, &viewToken, &sessionID); err != nil {
 		return nil, fmt.Errorf("read the event's order: %w", err)
 	}
 	o := &db.Order{ID: d.OrderID, Status: d.Status, ListingSlug: d.ListingSlug, ViewToken: viewToken, DisputeStatus: d.DisputeStatus}

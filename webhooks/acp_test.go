@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -135,6 +136,9 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	// A product-page order: the seller's endpoint only.
 	buyPage := env.Post("/v1/checkouts", acc.Key, map[string]any{"listing_id": listingID, "buyer_email": "page@example.com"})
 	require.Equal(t, 201, buyPage.Status, "%s", buyPage.Body)
+	pageURL := buyPage.JSON(t)["url"].(string)
+	_, err = r.CompleteSandboxCheckout(ctx, pageURL[strings.LastIndex(pageURL, "/")+1:], "paid", "")
+	require.NoError(t, err)
 
 	// The agent's order.
 	p := resolvers.AgentPrincipal{ConnectionID: conn, AccountID: acc.ID}
@@ -154,12 +158,20 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	// deliver runs the due deliveries until the agent platform has n.
 	deliver := func(n int) {
 		t.Helper()
-		require.Eventually(t, func() bool {
+		ok := assert.Eventually(t, func() bool {
 			_, err := r.DeliverDue(ctx, time.Now(), 100)
 			require.NoError(t, err)
 			bodies, _ := agent.got()
 			return len(bodies) >= n
 		}, 10*time.Second, 50*time.Millisecond)
+		if !ok {
+			var errs []*string
+			_ = env.Server.DB.NewSelect().Table("webhook_deliveries").Column("last_error").Where("endpoint_id = ?", endpointID).Scan(ctx, &errs)
+			for _, e := range errs {
+				t.Logf("last_error: %v", deref(e))
+			}
+			t.FailNow()
+		}
 	}
 
 	// Paid: order_create to the agent platform, once, signed.
@@ -226,4 +238,11 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	require.NoError(t, env.Server.DB.NewSelect().Table("webhook_deliveries").ColumnExpr("count(*)").
 		Where("endpoint_id = ?", endpointID).Scan(ctx, &n))
 	require.Equal(t, 3, n)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
 }
