@@ -33,6 +33,7 @@ var Groups = map[string]Group{
 	"processor_connect":     {Name: "processor_connect", Rules: perMinute(5)},
 	"files":                 {Name: "files", Rules: perMinute(60)},
 	"webhooks":              {Name: "webhooks", Rules: perMinute(60)},
+	"agent_connections":     {Name: "agent_connections", Rules: perMinute(60)}, // the seller's agent connections (CONTRACT §25), as webhooks
 	"discounts":             {Name: "discounts", Rules: perMinute(60)},
 	"license_keys":          {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
 	"memberships":           {Name: "memberships", Rules: perMinute(120)},             // the seller's memberships (CONTRACT §26)

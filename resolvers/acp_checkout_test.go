@@ -38,10 +38,22 @@ func newACPFixture(t *testing.T) *acpFixture {
 	env := testkit.New(t)
 	acc := env.NewAccount()
 	env.ConnectSandbox(acc.Key, "usd")
-	f := &acpFixture{t: t, env: env, r: env.Server.Resolver, acc: acc,
-		p: resolvers.AgentPrincipal{ConnectionID: db.NewID("acn"), AccountID: acc.ID}}
+	f := &acpFixture{t: t, env: env, r: env.Server.Resolver, acc: acc}
+	f.p = f.connect("https://agent.example.com/acp/webhooks")
 	f.listing = f.publish(map[string]any{"title": "Agent guide " + testkit.Unique(), "price": 2900})
 	return f
+}
+
+// connect creates an agent connection of the fixture's seller and
+// returns the principal its token authenticates.
+func (f *acpFixture) connect(webhookURL string) resolvers.AgentPrincipal {
+	f.t.Helper()
+	r := f.env.Post("/v1/agent-connections", f.acc.Key, map[string]any{"name": "Agent " + testkit.Unique(), "webhook_url": webhookURL})
+	require.Equal(f.t, http.StatusCreated, r.Status, "%s", r.Body)
+	p, err := f.r.AuthenticateAgentConnection(context.Background(), r.JSON(f.t)["token"].(string))
+	require.NoError(f.t, err)
+	require.Equal(f.t, f.acc.ID, p.AccountID)
+	return p
 }
 
 // publish creates and publishes a listing with a text deliverable.
@@ -192,7 +204,7 @@ func TestAgentCheckoutMessagesAndStatuses(t *testing.T) {
 
 	// Another session of the same seller by another connection is fine;
 	// another account's session is not_found.
-	other := resolvers.AgentPrincipal{ConnectionID: db.NewID("acn"), AccountID: f.acc.ID}
+	other := f.connect("https://agent.example.com/other")
 	_, err = f.r.AgentCheckoutSession(ctx, other, c.ID)
 	require.NoError(t, err)
 	stranger := f.env.NewAccount()

@@ -17,7 +17,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"commerce/db"
 	"commerce/processor/sandbox"
@@ -38,17 +37,18 @@ import (
 type acpReceiver struct {
 	*httptest.Server
 	mu     sync.Mutex
+	secret string
 	bodies []map[string]any
 	bad    int
 }
 
-func newACPReceiver(t *testing.T, secret string) *acpReceiver {
+func newACPReceiver(t *testing.T) *acpReceiver {
 	rc := &acpReceiver{}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
-		if !verifyMerchantSignature(r.Header.Get("Merchant-Signature"), body, secret, time.Now()) ||
+		if !verifyMerchantSignature(r.Header.Get("Merchant-Signature"), body, rc.secret, time.Now()) ||
 			r.Header.Get("Content-Type") != "application/json" {
 			rc.bad++
 			w.WriteHeader(http.StatusUnauthorized)
@@ -111,16 +111,18 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	r := env.Server.Resolver
 	acc := env.NewAccount()
 	env.ConnectSandbox(acc.Key, "usd")
-	conn := db.NewID("acn")
-	secret := webhooks.NewSecret()
-	agent := newACPReceiver(t, secret)
-	sealed, err := r.Secrets.Seal(secret)
+	// The agent connection, its endpoint made with it.
+	agent := newACPReceiver(t)
+	cr := env.Post("/v1/agent-connections", acc.Key, map[string]any{"name": "Agent", "webhook_url": agent.URL + "/hooks"})
+	require.Equal(t, 201, cr.Status, "%s", cr.Body)
+	agent.mu.Lock()
+	agent.secret = cr.JSON(t)["webhook_secret"].(string)
+	agent.mu.Unlock()
+	p, err := r.AuthenticateAgentConnection(ctx, cr.JSON(t)["token"].(string))
 	require.NoError(t, err)
-	endpointID := db.NewID("we")
-	_, err = env.Server.DB.ExecContext(ctx, `INSERT INTO webhook_endpoints (id, account_id, url, events, secret_ciphertext, agent_connection_id)
-		VALUES (?, ?, ?, ?, ?, ?)`, endpointID, acc.ID, agent.URL,
-		pgdialect.Array([]string{"order.paid", "order.fulfilled", "order.refunded", "order.dispute_closed"}), sealed, conn)
-	require.NoError(t, err)
+	var endpointID string
+	require.NoError(t, env.Server.DB.NewSelect().Table("webhook_endpoints").Column("id").
+		Where("agent_connection_id = ?", p.ConnectionID).Scan(ctx, &endpointID))
 	// The seller's own endpoint.
 	seller := newReceiver(t, func(int) int { return 200 })
 	ep := env.Post("/v1/webhooks", acc.Key, map[string]any{"url": seller.URL, "events": []string{"order.paid", "order.fulfilled"}})
@@ -141,7 +143,6 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	require.NoError(t, err)
 
 	// The agent's order.
-	p := resolvers.AgentPrincipal{ConnectionID: conn, AccountID: acc.ID}
 	c, err := r.CreateAgentCheckout(ctx, p, resolvers.AgentCheckoutInput{Currency: "usd",
 		Items: []resolvers.AgentItemInput{{ID: listingID, Quantity: 1}}, Buyer: &resolvers.AgentBuyer{Email: "agent@example.com"}})
 	require.NoError(t, err)
