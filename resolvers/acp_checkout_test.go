@@ -499,6 +499,12 @@ func TestAgentCheckoutDeclinedThenPaid(t *testing.T) {
 	require.Equal(t, 200, r.Status)
 	require.Equal(t, "acp", r.JSON(t)["source"])
 	require.Equal(t, f.p.ConnectionID, r.JSON(t)["agent_connection_id"])
+	// And through GraphQL.
+	g := f.env.Post("/graphql", f.acc.Key, map[string]any{"query": `query($id: ID!) { order(id: $id) { source agentConnectionId } }`,
+		"variables": map[string]any{"id": orderID}})
+	require.Equal(t, 200, g.Status, "%s", g.Body)
+	require.Equal(t, map[string]any{"source": "acp", "agentConnectionId": f.p.ConnectionID},
+		g.JSON(t)["data"].(map[string]any)["order"], "%s", g.Body)
 	// Events: order.paid and order.fulfilled.
 	var types []string
 	require.NoError(t, f.env.Server.DB.NewSelect().Table("events").Column("type").Where("order_id = ?", orderID).OrderExpr("seq").Scan(ctx, &types))
@@ -556,4 +562,10 @@ func TestAgentCheckoutConcurrentCompletes(t *testing.T) {
 	require.NoError(t, f.env.Server.DB.NewSelect().Table("sandbox_vault_tokens").ColumnExpr("count(*)").
 		Where("checkout_session_id = ?", c.ID).Where("used_at IS NOT NULL").Scan(ctx, &charges))
 	require.Equal(t, 1, charges)
+	// One order_create queued for the connection's endpoint.
+	var queued []string
+	require.NoError(t, f.env.Server.DB.NewSelect().Table("webhook_deliveries").Column("webhook_deliveries.type").
+		Join("JOIN webhook_endpoints e ON e.id = webhook_deliveries.endpoint_id").
+		Where("e.agent_connection_id = ?", f.p.ConnectionID).Scan(ctx, &queued))
+	require.ElementsMatch(t, []string{"order.paid", "order.fulfilled"}, queued)
 }
