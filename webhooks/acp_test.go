@@ -239,6 +239,41 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	require.NoError(t, env.Server.DB.NewSelect().Table("webhook_deliveries").ColumnExpr("count(*)").
 		Where("endpoint_id = ?", endpointID).Scan(ctx, &n))
 	require.Equal(t, 3, n)
+
+	// A lost dispute is an order_update with the dispute; a won one is
+	// none of the agent platform's business.
+	buyAgain := func() string {
+		t.Helper()
+		c, err := r.CreateAgentCheckout(ctx, p, resolvers.AgentCheckoutInput{Currency: "usd",
+			Items: []resolvers.AgentItemInput{{ID: listingID, Quantity: 1}}, Buyer: &resolvers.AgentBuyer{Email: "again@example.com"}})
+		require.NoError(t, err)
+		tok, err := r.SandboxDelegatePayment(ctx, resolvers.SandboxCard{Number: "4242424242424242"},
+			resolvers.SandboxAllowance{Reason: "one_time", Currency: "usd", CheckoutSessionID: c.ID, MerchantID: acc.ID, MaxAmount: 2500,
+				ExpiresAt: time.Now().Add(time.Hour)}, nil)
+		require.NoError(t, err)
+		c, err = r.CompleteAgentCheckout(ctx, p, c.ID, resolvers.AgentPayment{HandlerID: "sandbox_card", InstrumentType: "card", CredentialType: "spt", Token: tok.ID})
+		require.NoError(t, err)
+		require.Equal(t, resolvers.AgentCompleted, c.Status, "%+v", c.Messages)
+		return c.Order.ID
+	}
+	won, lost := buyAgain(), buyAgain()
+	deliver(5)
+	require.NoError(t, r.SandboxDispute(ctx, won, "won"))
+	require.NoError(t, r.SandboxDispute(ctx, lost, "lost"))
+	deliver(6)
+	bodies, bad = agent.got()
+	require.Zero(t, bad)
+	require.Len(t, bodies, 6)
+	last := bodies[5]
+	require.Equal(t, "order_update", last["type"])
+	data = last["data"].(map[string]any)
+	require.Equal(t, lost, data["id"])
+	require.Equal(t, "canceled", data["status"])
+	require.Equal(t, "dispute", data["adjustments"].([]any)[0].(map[string]any)["type"])
+	var types []string
+	require.NoError(t, env.Server.DB.NewSelect().Table("webhook_deliveries").Column("type").
+		Where("endpoint_id = ?", endpointID).Where("event_id IN (SELECT id FROM events WHERE order_id = ?)", won).Scan(ctx, &types))
+	require.Equal(t, []string{"order.paid"}, types, "the won dispute's order.dispute_closed does not go to the agent")
 }
 
 func deref(s *string) string {
