@@ -499,6 +499,11 @@ func TestAgentCheckoutDeclinedThenPaid(t *testing.T) {
 	require.Equal(t, 200, r.Status)
 	require.Equal(t, "acp", r.JSON(t)["source"])
 	require.Equal(t, f.p.ConnectionID, r.JSON(t)["agent_connection_id"])
+	// The download link emailed to the buyer, as for any order.
+	var mails int
+	require.NoError(t, f.env.Server.DB.NewSelect().Table("mail_messages").ColumnExpr("count(*)").
+		Where("to_address = ?", "paid@example.com").Where("text_body LIKE ?", "%"+f.env.URL+"/d/%").Scan(ctx, &mails))
+	require.Equal(t, 1, mails)
 	// And through GraphQL.
 	g := f.env.Post("/graphql", f.acc.Key, map[string]any{"query": `query($id: ID!) { order(id: $id) { source agentConnectionId } }`,
 		"variables": map[string]any{"id": orderID}})
