@@ -184,7 +184,7 @@ func inputNames(a *actionT) []string {
 	return out
 }
 
-var pathStep = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?$`)
+var pathStep = regexp.MustCompile(`^([A-Za-z_]+)(?:\[(\d+)\])?$`)
 
 // at reads a value at a param-notation path (deliverables[0].value).
 func at(t *testing.T, v any, path string) any {
@@ -275,8 +275,10 @@ func TestEveryActionHasThreeForms(t *testing.T) {
 				ex, _ := json.Marshal(in.Example)
 				got, _ := json.Marshal(at(t, wire.Params, in.Name))
 				require.JSONEq(t, string(ex), string(got), "params carry the example of %s", in.Name)
-				at(t, wire.GraphQL.Variables["input"], in.Name)
-				at(t, wire.MCP.Arguments["input"], in.Name)
+				// GraphQL names fields in camelCase (webhook_url is webhookUrl):
+				// the same path, each step as GraphQL writes it.
+				at(t, wire.GraphQL.Variables["input"], camel(in.Name))
+				at(t, wire.MCP.Arguments["input"], camel(in.Name))
 			}
 		})
 	}

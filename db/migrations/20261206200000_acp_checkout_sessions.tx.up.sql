@@ -2,16 +2,15 @@
 -- checkout sessions, the sandbox's delegate-payment vault, and on orders
 -- where an order came from (source) and which agent connection made it.
 --
--- agent_connections is acp-conn's table (20261206100000_agent_connections);
--- the references to it below carry no foreign key, so that this migration
--- does not depend on that one's content (docs/decisions.md, "ACP checkout").
+-- agent_connections is acp-conn's table (20261206100000_agent_connections),
+-- which also adds webhook_endpoints.agent_connection_id.
 
 -- Where an order came from: 'checkout' for the product page and the
 -- checkout API (every order before this migration), 'acp' for an agent's
 -- checkout session. agent_connection_id is the connection that made an
 -- 'acp' order (NULL otherwise).
 ALTER TABLE orders ADD COLUMN source text NOT NULL DEFAULT 'checkout' CHECK (source IN ('checkout', 'acp'));
-ALTER TABLE orders ADD COLUMN agent_connection_id text;
+ALTER TABLE orders ADD COLUMN agent_connection_id text REFERENCES agent_connections (id);
 CREATE INDEX orders_agent_connection_idx ON orders (account_id, agent_connection_id) WHERE agent_connection_id IS NOT NULL;
 
 -- A checkout session of an agent (ids acs_…). It is backed by a pending
@@ -22,7 +21,7 @@ CREATE INDEX orders_agent_connection_idx ON orders (account_id, agent_connection
 CREATE TABLE acp_checkout_sessions (
     id                  text PRIMARY KEY,
     account_id          text NOT NULL REFERENCES accounts (id),
-    agent_connection_id text NOT NULL,
+    agent_connection_id text NOT NULL REFERENCES agent_connections (id),
     status              text NOT NULL CHECK (status IN ('not_ready_for_payment', 'ready_for_payment', 'completed', 'canceled', 'expired')),
     currency            text NOT NULL,
     -- The listing asked for (NULL: none found yet), and the line items as

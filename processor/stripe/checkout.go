@@ -145,7 +145,8 @@ func refundKey(orderID string) string { return "commerce-refund-" + orderID }
 // membership's order (req.MembershipID set) was paid by its subscription's
 // invoice on the connected account, a direct charge: it is refunded there
 // (the Stripe-Account header), with the application fee refunded and no
-// transfer to reverse.
+// transfer to reverse. So is an ACP order (req.OnConnectedAccount): its
+// delegated payment was a direct charge there (ChargeAgentPayment).
 func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) error {
 	direct := (req.MembershipID != "" || req.OnConnectedAccount) && req.APIKey == ""
 	switch {
