@@ -87,7 +87,7 @@ test('create a connection and see its token and webhook secret once', async () =
   // The home screen no longer offers it.
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Home' }).click();
   await expect(page.getByRole('heading', { name: 'Home' })).toBeVisible();
-  await expect(page.locator('.checklist')).not.toContainText('Agentic Commerce Protocol');
+  await expect(page.locator('main')).not.toContainText('Agentic Commerce Protocol');
 });
 
 test('disable, enable and delete a connection', async () => {

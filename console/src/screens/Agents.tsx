@@ -93,13 +93,19 @@ function ShownOnce({ connection: c, onDismiss }: { connection: Created; onDismis
       <div className="secret-value">
         <code data-testid="agent-token" aria-labelledby="token-label">{c.token}</code>
       </div>
-      <CopyButton text={c.token} label="token" />
+      <div className="row">
+        <CopyButton text={c.token} label="token" />
+      </div>
       <h3 id="webhook-secret-label">Webhook secret</h3>
-      <p className="muted">The platform checks the <code>Merchant-Signature</code> of each event sent to {c.webhookUrl} with it.</p>
+      <p className="muted break">
+        The platform checks the <code>Merchant-Signature</code> of each event sent to {c.webhookUrl} with it.
+      </p>
       <div className="secret-value">
         <code data-testid="agent-webhook-secret" aria-labelledby="webhook-secret-label">{c.webhookSecret}</code>
       </div>
-      <CopyButton text={c.webhookSecret} label="webhook secret" />
+      <div className="row">
+        <CopyButton text={c.webhookSecret} label="webhook secret" />
+      </div>
       <div className="row">
         <button type="button" className="secondary" onClick={onDismiss}>I have stored them</button>
       </div>
