@@ -408,8 +408,13 @@ func TestConformanceRESTPurchase(t *testing.T) {
 		}
 		return false
 	}, 30*time.Second, 100*time.Millisecond, "the seller's order.paid webhook")
+	// Both events arrive (the dispatcher may deliver an endpoint's records
+	// concurrently, so their order of arrival is not asserted).
 	events := s.agentEvents(t, orderID, "order_create", "order_update")
-	require.Equal(t, "order_create", events[0]["type"], "order_create first")
+	for _, ev := range events {
+		d := ev["data"].(map[string]any)
+		require.Equal(t, id, d["checkout_session_id"])
+	}
 	for _, rc := range s.agentHook.all() {
 		require.NotContains(t, string(rc.body), `"order.paid"`, "the agent platform gets ACP's events only")
 	}
