@@ -72,6 +72,9 @@ type WebhookEndpoint struct {
 	CreatedAt           time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt           time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 	DeletedAt           *time.Time `bun:"deleted_at"`
+	// AgentConnectionID: the endpoint belongs to an agent connection
+	// (CONTRACT §25), not to the seller's own list.
+	AgentConnectionID *string `bun:"agent_connection_id"`
 }
 
 // WebhookDelivery is a row of webhook_deliveries: one event to one endpoint.

@@ -21,6 +21,12 @@ const (
 	PaymentRefunded = "refunded"
 )
 
+// Order sources (orders.source).
+const (
+	OrderSourceCheckout = "checkout"
+	OrderSourceACP      = "acp"
+)
+
 // OrderDeliverable is a deliverable as an order keeps it (copied at payment,
 // or given by fulfill).
 type OrderDeliverable struct {
@@ -92,13 +98,20 @@ type Order struct {
 	MembershipCycle *int    `bun:"membership_cycle"`
 	// ProcessorInvoiceID is the invoice of a renewal the processor bills
 	// itself (Stripe Billing), unique: its events find the order by it.
-	ProcessorInvoiceID *string    `bun:"processor_invoice_id"`
-	CreatedAt          time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	PaidAt             *time.Time `bun:"paid_at"`
-	FulfilledAt        *time.Time `bun:"fulfilled_at"`
-	CanceledAt         *time.Time `bun:"canceled_at"`
-	RefundedAt         *time.Time `bun:"refunded_at"`
-	UpdatedAt          time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	ProcessorInvoiceID *string `bun:"processor_invoice_id"`
+	// Source is where the order came from: OrderSourceCheckout (the
+	// product page, the checkout API) or OrderSourceACP (a buyer's agent,
+	// CONTRACT §25); "" is written as the column's default, checkout.
+	Source string `bun:"source,nullzero,notnull,default:'checkout'"`
+	// AgentConnectionID is the agent connection (acn_…) that made an
+	// OrderSourceACP order; nil otherwise.
+	AgentConnectionID *string    `bun:"agent_connection_id"`
+	CreatedAt         time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	PaidAt            *time.Time `bun:"paid_at"`
+	FulfilledAt       *time.Time `bun:"fulfilled_at"`
+	CanceledAt        *time.Time `bun:"canceled_at"`
+	RefundedAt        *time.Time `bun:"refunded_at"`
+	UpdatedAt         time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // OrderColumns are the columns of Order, in the order ScanDest gives their
@@ -108,8 +121,8 @@ const OrderColumns = `id, account_id, listing_id, listing_slug, customer_id, buy
 	discount_amount, amount, currency, platform_fee, net_amount, content_type, status, payment_status, payment_intent_id,
 	checkout_session_id, checkout_expires_at, checkout_data, listing_snapshot, seller_snapshot, deliverables, has_deliverables,
 	test_mode, dispute_status, dispute_lost_at, refund_amount, view_token, purchase_tracked_at, handed_off_at, fulfillment_note,
-	access_expires_at, membership_id, billing_reason, membership_cycle, processor_invoice_id, created_at, paid_at, fulfilled_at,
-	canceled_at, refunded_at, updated_at`
+	access_expires_at, membership_id, billing_reason, membership_cycle, processor_invoice_id, source, agent_connection_id, created_at,
+	paid_at, fulfilled_at, canceled_at, refunded_at, updated_at`
 
 // ScanDest appends to d the destinations in o of OrderColumns, for pgx's
 // Rows.Scan (the JSON columns are decoded as bun decodes them: the
@@ -120,8 +133,8 @@ func (o *Order) ScanDest(d []any) []any {
 		&o.DiscountAmount, &o.Amount, &o.Currency, &o.PlatformFee, &o.NetAmount, &o.ContentType, &o.Status, &o.PaymentStatus, &o.PaymentIntentID,
 		&o.CheckoutSessionID, &o.CheckoutExpiresAt, &o.CheckoutData, (*[]byte)(&o.ListingSnapshot), (*[]byte)(&o.SellerSnapshot), &o.Deliverables, &o.HasDeliverables,
 		&o.TestMode, &o.DisputeStatus, &o.DisputeLostAt, &o.RefundAmount, &o.ViewToken, &o.PurchaseTrackedAt, &o.HandedOffAt, &o.FulfillmentNote,
-		&o.AccessExpiresAt, &o.MembershipID, &o.BillingReason, &o.MembershipCycle, &o.ProcessorInvoiceID, &o.CreatedAt, &o.PaidAt, &o.FulfilledAt,
-		&o.CanceledAt, &o.RefundedAt, &o.UpdatedAt)
+		&o.AccessExpiresAt, &o.MembershipID, &o.BillingReason, &o.MembershipCycle, &o.ProcessorInvoiceID, &o.Source, &o.AgentConnectionID, &o.CreatedAt,
+		&o.PaidAt, &o.FulfilledAt, &o.CanceledAt, &o.RefundedAt, &o.UpdatedAt)
 }
 
 // Customer is a row of customers.
@@ -154,4 +167,8 @@ type Event struct {
 	// Traceparent is the span that recorded the event, when tracing was
 	// on (its webhook deliveries' spans link to it); never in the API.
 	Traceparent *string `bun:"traceparent" json:"-"`
+	// AgentConnectionID is the agent connection of the event's order (an
+	// OrderSourceACP order), not stored: the fan-out (recordEvents) sends
+	// the event to that connection's endpoint too; nil for any other.
+	AgentConnectionID *string `bun:"-" json:"-"`
 }

@@ -23,6 +23,8 @@ const rootTable = "accounts"
 var tenantTables = []string{
 	"access_grants",
 	"account_stats",
+	"acp_checkout_sessions",
+	"agent_connections",
 	"api_keys",
 	"console_sessions",
 	"customers",
@@ -40,6 +42,7 @@ var tenantTables = []string{
 	"orders",
 	"plan_changes",
 	"reviews",
+	"sandbox_vault_tokens",
 	"subscriptions",
 	"webhook_deliveries",
 	"webhook_endpoints",

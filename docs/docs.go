@@ -35,6 +35,13 @@ var Licenses []byte
 //go:embed memberships.md
 var Memberships []byte
 
+// ACP is docs/acp.md: selling to buyers' agents through the Agentic
+// Commerce Protocol (agent-platform engineers and sellers), served at
+// /docs/acp (HTML) and /docs/acp.md.
+//
+//go:embed acp.md
+var ACP []byte
+
 // LicenseClient is the Go client docs/licenses.md shows, served at
 // /docs/examples/licenseclient/main.go (make test builds and runs it).
 //

@@ -651,6 +651,259 @@ func (ec *executionContext) fast_ActionResolve(_ context.Context, sel ast.Select
 	return b, true
 }
 
+// fastPlan_AgentConnection is sel's plan on AgentConnection, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_AgentConnection(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("AgentConnection", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "object":
+			p.fields[i].id = 1
+		case "id":
+			p.fields[i].id = 2
+		case "name":
+			p.fields[i].id = 3
+		case "webhookUrl":
+			p.fields[i].id = 4
+		case "status":
+			p.fields[i].id = 5
+		case "createdAt":
+			p.fields[i].id = 6
+		case "lastUsedAt":
+			p.fields[i].id = 7
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_AgentConnection writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_AgentConnection(p *fastPlan, obj *model.AgentConnection, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"AgentConnection\"")
+		case 1:
+			b.str(obj.Object)
+		case 2:
+			b.str(obj.ID)
+		case 3:
+			b.str(obj.Name)
+		case 4:
+			b.str(obj.WebhookURL)
+		case 5:
+			b.str(marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[obj.Status])
+		case 6:
+			if t := obj.CreatedAt; t.IsZero() {
+				return false
+			} else {
+				b.time(t)
+			}
+		case 7:
+			if obj.LastUsedAt == nil {
+				b.WriteString("null")
+				break
+			}
+			if t := (*obj.LastUsedAt); t.IsZero() {
+				b.WriteString("null")
+			} else {
+				b.time(t)
+			}
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_AgentConnection is _AgentConnection's direct path.
+func (ec *executionContext) fast_AgentConnection(_ context.Context, sel ast.SelectionSet, obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_AgentConnection(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_AgentConnection(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan_AgentConnectionConnection is sel's plan on AgentConnectionConnection, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_AgentConnectionConnection(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionConnectionImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("AgentConnectionConnection", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "edges":
+			p.fields[i].id = 1
+			if p.fields[i].sub = ec.fastPlan_AgentConnectionEdge(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		case "pageInfo":
+			p.fields[i].id = 2
+			if p.fields[i].sub = ec.fastPlan_PageInfo(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_AgentConnectionConnection writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_AgentConnectionConnection(p *fastPlan, obj *model.AgentConnectionConnection, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"AgentConnectionConnection\"")
+		case 1:
+			b.WriteByte('[')
+			start := b.Len()
+			for j := range obj.Edges {
+				if j > 0 {
+					b.WriteByte(',')
+					if j == 1 {
+						b.growLike(start, len(obj.Edges))
+					}
+				}
+				if obj.Edges[j] == nil {
+					return false
+				}
+				if !ec.fastWrite_AgentConnectionEdge(f.sub, obj.Edges[j], b) {
+					return false
+				}
+			}
+			b.WriteByte(']')
+		case 2:
+			if obj.PageInfo == nil {
+				return false
+			}
+			if !ec.fastWrite_PageInfo(f.sub, obj.PageInfo, b) {
+				return false
+			}
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_AgentConnectionConnection is _AgentConnectionConnection's direct path.
+func (ec *executionContext) fast_AgentConnectionConnection(_ context.Context, sel ast.SelectionSet, obj *model.AgentConnectionConnection) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_AgentConnectionConnection(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_AgentConnectionConnection(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan_AgentConnectionEdge is sel's plan on AgentConnectionEdge, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_AgentConnectionEdge(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionEdgeImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("AgentConnectionEdge", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "cursor":
+			p.fields[i].id = 1
+		case "node":
+			p.fields[i].id = 2
+			if p.fields[i].sub = ec.fastPlan_AgentConnection(f.Selections); p.fields[i].sub == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_AgentConnectionEdge writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_AgentConnectionEdge(p *fastPlan, obj *model.AgentConnectionEdge, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"AgentConnectionEdge\"")
+		case 1:
+			b.str(obj.Cursor)
+		case 2:
+			if obj.Node == nil {
+				return false
+			}
+			if !ec.fastWrite_AgentConnection(f.sub, obj.Node, b) {
+				return false
+			}
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_AgentConnectionEdge is _AgentConnectionEdge's direct path.
+func (ec *executionContext) fast_AgentConnectionEdge(_ context.Context, sel ast.SelectionSet, obj *model.AgentConnectionEdge) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_AgentConnectionEdge(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_AgentConnectionEdge(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
 // fastPlan_Analytics is sel's plan on Analytics, or nil when a selected field needs the generated path.
 func (ec *executionContext) fastPlan_Analytics(sel ast.SelectionSet) *fastPlan {
 	if fastDisabled.Load() {
@@ -2017,6 +2270,108 @@ func (ec *executionContext) fast_ConsoleSession(_ context.Context, sel ast.Selec
 	}
 	b := &fastBuf{}
 	if !ec.fastWrite_ConsoleSession(p, obj, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+// fastPlan_CreatedAgentConnection is sel's plan on CreatedAgentConnection, or nil when a selected field needs the generated path.
+func (ec *executionContext) fastPlan_CreatedAgentConnection(sel ast.SelectionSet) *fastPlan {
+	if fastDisabled.Load() {
+		return nil
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdAgentConnectionImplementors)
+	p := &fastPlan{fields: make([]fastField, len(fields))}
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Deferrables) > 0 || fastExcluded("CreatedAgentConnection", f.Name) {
+			return nil
+		}
+		p.fields[i].key = fastKey(f.Alias)
+		switch f.Name {
+		case "__typename":
+			p.fields[i].id = 0
+		case "object":
+			p.fields[i].id = 1
+		case "id":
+			p.fields[i].id = 2
+		case "name":
+			p.fields[i].id = 3
+		case "webhookUrl":
+			p.fields[i].id = 4
+		case "status":
+			p.fields[i].id = 5
+		case "createdAt":
+			p.fields[i].id = 6
+		case "lastUsedAt":
+			p.fields[i].id = 7
+		case "token":
+			p.fields[i].id = 8
+		case "webhookSecret":
+			p.fields[i].id = 9
+		default:
+			return nil
+		}
+	}
+	return p
+}
+
+// fastWrite_CreatedAgentConnection writes obj as p selects it, or reports false (a non-null value missing).
+func (ec *executionContext) fastWrite_CreatedAgentConnection(p *fastPlan, obj *model.CreatedAgentConnection, b *fastBuf) bool {
+	b.WriteByte('{')
+	for i := range p.fields {
+		f := &p.fields[i]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(f.key)
+		switch f.id {
+		case 0:
+			b.WriteString("\"CreatedAgentConnection\"")
+		case 1:
+			b.str(obj.Object)
+		case 2:
+			b.str(obj.ID)
+		case 3:
+			b.str(obj.Name)
+		case 4:
+			b.str(obj.WebhookURL)
+		case 5:
+			b.str(marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[obj.Status])
+		case 6:
+			if t := obj.CreatedAt; t.IsZero() {
+				return false
+			} else {
+				b.time(t)
+			}
+		case 7:
+			if obj.LastUsedAt == nil {
+				b.WriteString("null")
+				break
+			}
+			if t := (*obj.LastUsedAt); t.IsZero() {
+				b.WriteString("null")
+			} else {
+				b.time(t)
+			}
+		case 8:
+			b.str(obj.Token)
+		case 9:
+			b.str(obj.WebhookSecret)
+		}
+	}
+	b.WriteByte('}')
+	return true
+}
+
+// fast_CreatedAgentConnection is _CreatedAgentConnection's direct path.
+func (ec *executionContext) fast_CreatedAgentConnection(_ context.Context, sel ast.SelectionSet, obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_CreatedAgentConnection(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	if !ec.fastWrite_CreatedAgentConnection(p, obj, b) {
 		return nil, false
 	}
 	return b, true
@@ -5518,6 +5873,10 @@ func (ec *executionContext) fastPlan_Order(sel ast.SelectionSet) *fastPlan {
 			p.fields[i].id = 32
 		case "billingReason":
 			p.fields[i].id = 33
+		case "source":
+			p.fields[i].id = 34
+		case "agentConnectionId":
+			p.fields[i].id = 35
 		default:
 			return nil
 		}
@@ -5719,6 +6078,14 @@ func (ec *executionContext) fastWrite_Order(p *fastPlan, obj *model.Order, b *fa
 				break
 			}
 			b.str(marshalOBillingReason2ᚖcommerceᚋgraphᚋmodelᚐBillingReason[(*obj.BillingReason)])
+		case 34:
+			b.str(obj.Source)
+		case 35:
+			if obj.AgentConnectionID == nil {
+				b.WriteString("null")
+				break
+			}
+			b.str((*obj.AgentConnectionID))
 		}
 	}
 	b.WriteByte('}')
@@ -9243,6 +9610,122 @@ func (ec *executionContext) fastField_ActionResolve_params(obj *model.ActionReso
 	return b, true
 }
 
+// fastField_AgentConnection_object is _AgentConnection_object's direct path.
+func (ec *executionContext) fastField_AgentConnection_object(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_id is _AgentConnection_id's direct path.
+func (ec *executionContext) fastField_AgentConnection_id(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_name is _AgentConnection_name's direct path.
+func (ec *executionContext) fastField_AgentConnection_name(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_webhookUrl is _AgentConnection_webhookUrl's direct path.
+func (ec *executionContext) fastField_AgentConnection_webhookUrl(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "webhookUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.WebhookURL)
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_status is _AgentConnection_status's direct path.
+func (ec *executionContext) fastField_AgentConnection_status(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_createdAt is _AgentConnection_createdAt's direct path.
+func (ec *executionContext) fastField_AgentConnection_createdAt(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_AgentConnection_lastUsedAt is _AgentConnection_lastUsedAt's direct path.
+func (ec *executionContext) fastField_AgentConnection_lastUsedAt(obj *model.AgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnection", "lastUsedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastUsedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastUsedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_AgentConnectionEdge_cursor is _AgentConnectionEdge_cursor's direct path.
+func (ec *executionContext) fastField_AgentConnectionEdge_cursor(obj *model.AgentConnectionEdge) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("AgentConnectionEdge", "cursor") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Cursor)
+	}
+	return b, true
+}
+
 // fastField_Analytics_object is _Analytics_object's direct path.
 func (ec *executionContext) fastField_Analytics_object(obj *model.Analytics) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("Analytics", "object") {
@@ -10273,6 +10756,135 @@ func (ec *executionContext) fastField_ConsoleSession_expiresAt(obj *model.Consol
 		} else {
 			b.time(t)
 		}
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_object is _CreatedAgentConnection_object's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_object(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "object") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Object)
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_id is _CreatedAgentConnection_id's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_id(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "id") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.ID)
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_name is _CreatedAgentConnection_name's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_name(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "name") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Name)
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_webhookUrl is _CreatedAgentConnection_webhookUrl's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_webhookUrl(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "webhookUrl") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.WebhookURL)
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_status is _CreatedAgentConnection_status's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_status(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "status") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[obj.Status])
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_createdAt is _CreatedAgentConnection_createdAt's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_createdAt(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "createdAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if t := obj.CreatedAt; t.IsZero() {
+			return nil, false
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_lastUsedAt is _CreatedAgentConnection_lastUsedAt's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_lastUsedAt(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "lastUsedAt") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.LastUsedAt == nil {
+			b.WriteString("null")
+			break
+		}
+		if t := (*obj.LastUsedAt); t.IsZero() {
+			b.WriteString("null")
+		} else {
+			b.time(t)
+		}
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_token is _CreatedAgentConnection_token's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_token(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "token") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Token)
+	}
+	return b, true
+}
+
+// fastField_CreatedAgentConnection_webhookSecret is _CreatedAgentConnection_webhookSecret's direct path.
+func (ec *executionContext) fastField_CreatedAgentConnection_webhookSecret(obj *model.CreatedAgentConnection) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("CreatedAgentConnection", "webhookSecret") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.WebhookSecret)
 	}
 	return b, true
 }
@@ -13360,6 +13972,36 @@ func (ec *executionContext) fastField_Order_billingReason(obj *model.Order) (gra
 	return b, true
 }
 
+// fastField_Order_source is _Order_source's direct path.
+func (ec *executionContext) fastField_Order_source(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "source") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		b.str(obj.Source)
+	}
+	return b, true
+}
+
+// fastField_Order_agentConnectionId is _Order_agentConnectionId's direct path.
+func (ec *executionContext) fastField_Order_agentConnectionId(obj *model.Order) (graphql.Marshaler, bool) {
+	if fastDisabled.Load() || fastExcluded("Order", "agentConnectionId") {
+		return nil, false
+	}
+	b := &fastBuf{}
+	switch {
+	default:
+		if obj.AgentConnectionID == nil {
+			b.WriteString("null")
+			break
+		}
+		b.str((*obj.AgentConnectionID))
+	}
+	return b, true
+}
+
 // fastField_OrderAccess_expiresAt is _OrderAccess_expiresAt's direct path.
 func (ec *executionContext) fastField_OrderAccess_expiresAt(obj *model.OrderAccess) (graphql.Marshaler, bool) {
 	if fastDisabled.Load() || fastExcluded("OrderAccess", "expiresAt") {
@@ -15208,6 +15850,41 @@ func (ec *executionContext) fastList_marshalNActionInput2ᚕᚖcommerceᚋgraph�
 			return false
 		}
 		if !ec.fastWrite_ActionInput(p, v[i], b) {
+			return false
+		}
+	}
+	b.WriteByte(']')
+	return true
+}
+
+// fast_marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ is marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ's direct path: one plan for every element, no goroutine.
+func (ec *executionContext) fast_marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(_ context.Context, sel ast.SelectionSet, v []*model.AgentConnectionEdge) (graphql.Marshaler, bool) {
+	p := ec.fastPlan_AgentConnectionEdge(sel)
+	if p == nil {
+		return nil, false
+	}
+	b := &fastBuf{}
+	b.Grow(64*len(v) + 2)
+	if !ec.fastList_marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(p, v, b) {
+		return nil, false
+	}
+	return b, true
+}
+
+func (ec *executionContext) fastList_marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(p *fastPlan, v []*model.AgentConnectionEdge, b *fastBuf) bool {
+	b.WriteByte('[')
+	start := b.Len()
+	for i := range v {
+		if i > 0 {
+			b.WriteByte(',')
+			if i == 1 {
+				b.growLike(start, len(v))
+			}
+		}
+		if v[i] == nil {
+			return false
+		}
+		if !ec.fastWrite_AgentConnectionEdge(p, v[i], b) {
 			return false
 		}
 	}

@@ -31,6 +31,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Account() AccountResolver
+	AgentConnection() AgentConnectionResolver
 	Analytics() AnalyticsResolver
 	Event() EventResolver
 	Listing() ListingResolver
@@ -48,36 +49,37 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	Account struct {
-		APIKeys         func(childComplexity int, first *int, after *string) int
-		Analytics       func(childComplexity int, from *string, to *string, interval *model.AnalyticsInterval, listingID *string) int
-		AvatarURL       func(childComplexity int) int
-		BillingStatus   func(childComplexity int) int
-		Bio             func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		Currency        func(childComplexity int) int
-		Customers       func(childComplexity int, first *int, after *string, email *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
-		Discounts       func(childComplexity int, first *int, after *string, status *model.DiscountStatus, listing *string) int
-		DisplayName     func(childComplexity int) int
-		Email           func(childComplexity int) int
-		Events          func(childComplexity int, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) int
-		FeeRate         func(childComplexity int) int
-		GAMeasurementID func(childComplexity int) int
-		ID              func(childComplexity int) int
-		LicenseKeys     func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
-		Listings        func(childComplexity int, first *int, after *string, status *model.ListingStatus, query *string) int
-		MembershipStats func(childComplexity int) int
-		Memberships     func(childComplexity int, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) int
-		NotifyOrders    func(childComplexity int) int
-		NotifyWebhooks  func(childComplexity int) int
-		Object          func(childComplexity int) int
-		Orders          func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
-		Plan            func(childComplexity int) int
-		Processor       func(childComplexity int) int
-		Readiness       func(childComplexity int) int
-		RequestLog      func(childComplexity int, first *int, after *string, apiKey *string, status *model.RequestStatusClass) int
-		Stats           func(childComplexity int) int
-		Subscription    func(childComplexity int) int
-		Webhooks        func(childComplexity int, first *int, after *string) int
+		APIKeys          func(childComplexity int, first *int, after *string) int
+		AgentConnections func(childComplexity int, first *int, after *string) int
+		Analytics        func(childComplexity int, from *string, to *string, interval *model.AnalyticsInterval, listingID *string) int
+		AvatarURL        func(childComplexity int) int
+		BillingStatus    func(childComplexity int) int
+		Bio              func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Currency         func(childComplexity int) int
+		Customers        func(childComplexity int, first *int, after *string, email *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Discounts        func(childComplexity int, first *int, after *string, status *model.DiscountStatus, listing *string) int
+		DisplayName      func(childComplexity int) int
+		Email            func(childComplexity int) int
+		Events           func(childComplexity int, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) int
+		FeeRate          func(childComplexity int) int
+		GAMeasurementID  func(childComplexity int) int
+		ID               func(childComplexity int) int
+		LicenseKeys      func(childComplexity int, first *int, after *string, listing *string, order *string, status *model.LicenseKeyStatus, key *string, email *string) int
+		Listings         func(childComplexity int, first *int, after *string, status *model.ListingStatus, query *string) int
+		MembershipStats  func(childComplexity int) int
+		Memberships      func(childComplexity int, first *int, after *string, status *model.MembershipStatus, listing *string, customer *string, buyerEmail *string) int
+		NotifyOrders     func(childComplexity int) int
+		NotifyWebhooks   func(childComplexity int) int
+		Object           func(childComplexity int) int
+		Orders           func(childComplexity int, first *int, after *string, status *model.OrderStatus, listing *string, buyerEmail *string, query *string, createdAfter *time.Time, createdBefore *time.Time) int
+		Plan             func(childComplexity int) int
+		Processor        func(childComplexity int) int
+		Readiness        func(childComplexity int) int
+		RequestLog       func(childComplexity int, first *int, after *string, apiKey *string, status *model.RequestStatusClass) int
+		Stats            func(childComplexity int) int
+		Subscription     func(childComplexity int) int
+		Webhooks         func(childComplexity int, first *int, after *string) int
 	}
 
 	AccountReadiness struct {
@@ -115,6 +117,27 @@ type ComplexityRoot struct {
 		Method   func(childComplexity int) int
 		Params   func(childComplexity int) int
 		URL      func(childComplexity int) int
+	}
+
+	AgentConnection struct {
+		CreatedAt  func(childComplexity int) int
+		Deliveries func(childComplexity int, first *int, after *string, delivered *bool) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Object     func(childComplexity int) int
+		Status     func(childComplexity int) int
+		WebhookURL func(childComplexity int) int
+	}
+
+	AgentConnectionConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	AgentConnectionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Analytics struct {
@@ -243,6 +266,18 @@ type ComplexityRoot struct {
 	ConsoleSession struct {
 		Account   func(childComplexity int) int
 		ExpiresAt func(childComplexity int) int
+	}
+
+	CreatedAgentConnection struct {
+		CreatedAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastUsedAt    func(childComplexity int) int
+		Name          func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Token         func(childComplexity int) int
+		WebhookSecret func(childComplexity int) int
+		WebhookURL    func(childComplexity int) int
 	}
 
 	CreatedApiKey struct {
@@ -568,6 +603,7 @@ type ComplexityRoot struct {
 		CompleteBootstrap        func(childComplexity int, input model.BootstrapStoreInput) int
 		ConnectProcessor         func(childComplexity int) int
 		CreateAPIKey             func(childComplexity int, input model.CreateAPIKeyInput) int
+		CreateAgentConnection    func(childComplexity int, input model.CreateAgentConnectionInput) int
 		CreateCheckout           func(childComplexity int, input model.CreateCheckoutInput) int
 		CreateCustomerPortalLink func(childComplexity int, customerID string) int
 		CreateDiscount           func(childComplexity int, input model.CreateDiscountInput) int
@@ -576,6 +612,7 @@ type ComplexityRoot struct {
 		DeactivateLicense        func(childComplexity int, input model.DeactivateLicenseInput) int
 		DeleteAPIKey             func(childComplexity int, id string) int
 		DeleteAccount            func(childComplexity int) int
+		DeleteAgentConnection    func(childComplexity int, id string) int
 		DeleteDiscount           func(childComplexity int, id string) int
 		DeleteLicenseActivation  func(childComplexity int, licenseKeyID string, activationID string) int
 		DeleteListing            func(childComplexity int, id string) int
@@ -597,6 +634,7 @@ type ComplexityRoot struct {
 		StartBootstrap           func(childComplexity int, input model.BootstrapInput) int
 		TestWebhook              func(childComplexity int, id string) int
 		UpdateAccount            func(childComplexity int, input model.UpdateAccountInput) int
+		UpdateAgentConnection    func(childComplexity int, id string, input model.UpdateAgentConnectionInput) int
 		UpdateDiscount           func(childComplexity int, id string, input model.UpdateDiscountInput) int
 		UpdateLicenseKey         func(childComplexity int, id string, input model.UpdateLicenseKeyInput) int
 		UpdateListing            func(childComplexity int, id string, input model.UpdateListingInput) int
@@ -608,44 +646,46 @@ type ComplexityRoot struct {
 	}
 
 	Order struct {
-		Access          func(childComplexity int) int
-		Amount          func(childComplexity int) int
-		BillingReason   func(childComplexity int) int
-		BuyerEmail      func(childComplexity int) int
-		CanceledAt      func(childComplexity int) int
-		CheckoutData    func(childComplexity int) int
-		ContentType     func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		Currency        func(childComplexity int) int
-		Customer        func(childComplexity int) int
-		CustomerID      func(childComplexity int) int
-		Deliverables    func(childComplexity int) int
-		Discount        func(childComplexity int) int
-		DisputeStatus   func(childComplexity int) int
-		FulfilledAt     func(childComplexity int) int
-		FulfillmentNote func(childComplexity int) int
-		HandedOffAt     func(childComplexity int) int
-		HasDeliverables func(childComplexity int) int
-		ID              func(childComplexity int) int
-		Listing         func(childComplexity int) int
-		ListingID       func(childComplexity int) int
-		ListingSlug     func(childComplexity int) int
-		ListingSnapshot func(childComplexity int) int
-		Membership      func(childComplexity int) int
-		MembershipID    func(childComplexity int) int
-		NetAmount       func(childComplexity int) int
-		Object          func(childComplexity int) int
-		PaidAt          func(childComplexity int) int
-		PaymentIntentID func(childComplexity int) int
-		PaymentStatus   func(childComplexity int) int
-		PlatformFee     func(childComplexity int) int
-		Readiness       func(childComplexity int) int
-		RefundAmount    func(childComplexity int) int
-		RefundedAt      func(childComplexity int) int
-		SellerSnapshot  func(childComplexity int) int
-		Status          func(childComplexity int) int
-		Subtotal        func(childComplexity int) int
-		UpdatedAt       func(childComplexity int) int
+		Access            func(childComplexity int) int
+		AgentConnectionID func(childComplexity int) int
+		Amount            func(childComplexity int) int
+		BillingReason     func(childComplexity int) int
+		BuyerEmail        func(childComplexity int) int
+		CanceledAt        func(childComplexity int) int
+		CheckoutData      func(childComplexity int) int
+		ContentType       func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		Currency          func(childComplexity int) int
+		Customer          func(childComplexity int) int
+		CustomerID        func(childComplexity int) int
+		Deliverables      func(childComplexity int) int
+		Discount          func(childComplexity int) int
+		DisputeStatus     func(childComplexity int) int
+		FulfilledAt       func(childComplexity int) int
+		FulfillmentNote   func(childComplexity int) int
+		HandedOffAt       func(childComplexity int) int
+		HasDeliverables   func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Listing           func(childComplexity int) int
+		ListingID         func(childComplexity int) int
+		ListingSlug       func(childComplexity int) int
+		ListingSnapshot   func(childComplexity int) int
+		Membership        func(childComplexity int) int
+		MembershipID      func(childComplexity int) int
+		NetAmount         func(childComplexity int) int
+		Object            func(childComplexity int) int
+		PaidAt            func(childComplexity int) int
+		PaymentIntentID   func(childComplexity int) int
+		PaymentStatus     func(childComplexity int) int
+		PlatformFee       func(childComplexity int) int
+		Readiness         func(childComplexity int) int
+		RefundAmount      func(childComplexity int) int
+		RefundedAt        func(childComplexity int) int
+		SellerSnapshot    func(childComplexity int) int
+		Source            func(childComplexity int) int
+		Status            func(childComplexity int) int
+		Subtotal          func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
 	}
 
 	OrderAccess struct {
@@ -744,19 +784,20 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Customer   func(childComplexity int, id string) int
-		Discount   func(childComplexity int, id string) int
-		LicenseKey func(childComplexity int, id string) int
-		Listing    func(childComplexity int, id string) int
-		Membership func(childComplexity int, id string) int
-		Node       func(childComplexity int, id string) int
-		Nodes      func(childComplexity int, ids []string) int
-		Order      func(childComplexity int, id string) int
-		Ping       func(childComplexity int) int
-		Plans      func(childComplexity int) int
-		Store      func(childComplexity int) int
-		Viewer     func(childComplexity int) int
-		Webhook    func(childComplexity int, id string) int
+		AgentConnection func(childComplexity int, id string) int
+		Customer        func(childComplexity int, id string) int
+		Discount        func(childComplexity int, id string) int
+		LicenseKey      func(childComplexity int, id string) int
+		Listing         func(childComplexity int, id string) int
+		Membership      func(childComplexity int, id string) int
+		Node            func(childComplexity int, id string) int
+		Nodes           func(childComplexity int, ids []string) int
+		Order           func(childComplexity int, id string) int
+		Ping            func(childComplexity int) int
+		Plans           func(childComplexity int) int
+		Store           func(childComplexity int) int
+		Viewer          func(childComplexity int) int
+		Webhook         func(childComplexity int, id string) int
 	}
 
 	ReadinessRefresh struct {
@@ -876,6 +917,7 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type AccountResolver interface {
+	AgentConnections(ctx context.Context, obj *model.Account, first *int, after *string) (*model.AgentConnectionConnection, error)
 	Analytics(ctx context.Context, obj *model.Account, from *string, to *string, interval *model.AnalyticsInterval, listingID *string) (*model.Analytics, error)
 	APIKeys(ctx context.Context, obj *model.Account, first *int, after *string) (*model.APIKeyConnection, error)
 
@@ -889,6 +931,9 @@ type AccountResolver interface {
 	RequestLog(ctx context.Context, obj *model.Account, first *int, after *string, apiKey *string, status *model.RequestStatusClass) (*model.APIRequestConnection, error)
 	Webhooks(ctx context.Context, obj *model.Account, first *int, after *string) (*model.WebhookEndpointConnection, error)
 	Events(ctx context.Context, obj *model.Account, first *int, after *string, last *int, typeArg *model.EventType, listingID *string, orderID *string) (*model.EventConnection, error)
+}
+type AgentConnectionResolver interface {
+	Deliveries(ctx context.Context, obj *model.AgentConnection, first *int, after *string, delivered *bool) (*model.WebhookEventConnection, error)
 }
 type AnalyticsResolver interface {
 	TopListings(ctx context.Context, obj *model.Analytics, first *int) ([]*model.ListingAnalytics, error)
@@ -923,6 +968,9 @@ type MutationResolver interface {
 	StartBootstrap(ctx context.Context, input model.BootstrapInput) (*model.BootstrapSession, error)
 	VerifyBootstrap(ctx context.Context, input model.BootstrapVerifyInput) (*model.BootstrapSession, error)
 	CompleteBootstrap(ctx context.Context, input model.BootstrapStoreInput) (*model.BootstrappedStore, error)
+	CreateAgentConnection(ctx context.Context, input model.CreateAgentConnectionInput) (*model.CreatedAgentConnection, error)
+	UpdateAgentConnection(ctx context.Context, id string, input model.UpdateAgentConnectionInput) (*model.AgentConnection, error)
+	DeleteAgentConnection(ctx context.Context, id string) (*bool, error)
 	ChangePlan(ctx context.Context, input model.ChangePlanInput) (*model.PlanChange, error)
 	CreateCheckout(ctx context.Context, input model.CreateCheckoutInput) (*model.Checkout, error)
 	SignIn(ctx context.Context, input model.SignInInput) (*model.ConsoleSession, error)
@@ -971,6 +1019,7 @@ type QueryResolver interface {
 	Ping(ctx context.Context) (*model.Ping, error)
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
+	AgentConnection(ctx context.Context, id string) (*model.AgentConnection, error)
 	Discount(ctx context.Context, id string) (*model.Discount, error)
 	LicenseKey(ctx context.Context, id string) (*model.LicenseKey, error)
 	Listing(ctx context.Context, id string) (*model.Listing, error)
@@ -1015,6 +1064,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Account.APIKeys(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Account.agentConnections":
+		if e.ComplexityRoot.Account.AgentConnections == nil {
+			break
+		}
+
+		args, err := ec.field_Account_agentConnections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Account.AgentConnections(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Account.analytics":
 		if e.ComplexityRoot.Account.Analytics == nil {
 			break
@@ -1376,6 +1436,86 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ActionResolve.URL(childComplexity), true
+
+	case "AgentConnection.createdAt":
+		if e.ComplexityRoot.AgentConnection.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.CreatedAt(childComplexity), true
+	case "AgentConnection.deliveries":
+		if e.ComplexityRoot.AgentConnection.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_AgentConnection_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.AgentConnection.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string), args["delivered"].(*bool)), true
+	case "AgentConnection.id":
+		if e.ComplexityRoot.AgentConnection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.ID(childComplexity), true
+	case "AgentConnection.lastUsedAt":
+		if e.ComplexityRoot.AgentConnection.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.LastUsedAt(childComplexity), true
+	case "AgentConnection.name":
+		if e.ComplexityRoot.AgentConnection.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.Name(childComplexity), true
+	case "AgentConnection.object":
+		if e.ComplexityRoot.AgentConnection.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.Object(childComplexity), true
+	case "AgentConnection.status":
+		if e.ComplexityRoot.AgentConnection.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.Status(childComplexity), true
+	case "AgentConnection.webhookUrl":
+		if e.ComplexityRoot.AgentConnection.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnection.WebhookURL(childComplexity), true
+
+	case "AgentConnectionConnection.edges":
+		if e.ComplexityRoot.AgentConnectionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnectionConnection.Edges(childComplexity), true
+	case "AgentConnectionConnection.pageInfo":
+		if e.ComplexityRoot.AgentConnectionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnectionConnection.PageInfo(childComplexity), true
+
+	case "AgentConnectionEdge.cursor":
+		if e.ComplexityRoot.AgentConnectionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnectionEdge.Cursor(childComplexity), true
+	case "AgentConnectionEdge.node":
+		if e.ComplexityRoot.AgentConnectionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentConnectionEdge.Node(childComplexity), true
 
 	case "Analytics.currency":
 		if e.ComplexityRoot.Analytics.Currency == nil {
@@ -1894,6 +2034,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConsoleSession.ExpiresAt(childComplexity), true
+
+	case "CreatedAgentConnection.createdAt":
+		if e.ComplexityRoot.CreatedAgentConnection.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.CreatedAt(childComplexity), true
+	case "CreatedAgentConnection.id":
+		if e.ComplexityRoot.CreatedAgentConnection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.ID(childComplexity), true
+	case "CreatedAgentConnection.lastUsedAt":
+		if e.ComplexityRoot.CreatedAgentConnection.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.LastUsedAt(childComplexity), true
+	case "CreatedAgentConnection.name":
+		if e.ComplexityRoot.CreatedAgentConnection.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.Name(childComplexity), true
+	case "CreatedAgentConnection.object":
+		if e.ComplexityRoot.CreatedAgentConnection.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.Object(childComplexity), true
+	case "CreatedAgentConnection.status":
+		if e.ComplexityRoot.CreatedAgentConnection.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.Status(childComplexity), true
+	case "CreatedAgentConnection.token":
+		if e.ComplexityRoot.CreatedAgentConnection.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.Token(childComplexity), true
+	case "CreatedAgentConnection.webhookSecret":
+		if e.ComplexityRoot.CreatedAgentConnection.WebhookSecret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.WebhookSecret(childComplexity), true
+	case "CreatedAgentConnection.webhookUrl":
+		if e.ComplexityRoot.CreatedAgentConnection.WebhookURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreatedAgentConnection.WebhookURL(childComplexity), true
 
 	case "CreatedApiKey.createdAt":
 		if e.ComplexityRoot.CreatedApiKey.CreatedAt == nil {
@@ -3289,6 +3484,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateAPIKey(childComplexity, args["input"].(model.CreateAPIKeyInput)), true
+	case "Mutation.createAgentConnection":
+		if e.ComplexityRoot.Mutation.CreateAgentConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAgentConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAgentConnection(childComplexity, args["input"].(model.CreateAgentConnectionInput)), true
 	case "Mutation.createCheckout":
 		if e.ComplexityRoot.Mutation.CreateCheckout == nil {
 			break
@@ -3372,6 +3578,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteAccount(childComplexity), true
+	case "Mutation.deleteAgentConnection":
+		if e.ComplexityRoot.Mutation.DeleteAgentConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteAgentConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteAgentConnection(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteDiscount":
 		if e.ComplexityRoot.Mutation.DeleteDiscount == nil {
 			break
@@ -3588,6 +3805,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateAccount(childComplexity, args["input"].(model.UpdateAccountInput)), true
+	case "Mutation.updateAgentConnection":
+		if e.ComplexityRoot.Mutation.UpdateAgentConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateAgentConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateAgentConnection(childComplexity, args["id"].(string), args["input"].(model.UpdateAgentConnectionInput)), true
 	case "Mutation.updateDiscount":
 		if e.ComplexityRoot.Mutation.UpdateDiscount == nil {
 			break
@@ -3683,6 +3911,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.Access(childComplexity), true
+	case "Order.agentConnectionId":
+		if e.ComplexityRoot.Order.AgentConnectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.AgentConnectionID(childComplexity), true
 	case "Order.amount":
 		if e.ComplexityRoot.Order.Amount == nil {
 			break
@@ -3887,6 +4121,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Order.SellerSnapshot(childComplexity), true
+	case "Order.source":
+		if e.ComplexityRoot.Order.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Order.Source(childComplexity), true
 	case "Order.status":
 		if e.ComplexityRoot.Order.Status == nil {
 			break
@@ -4238,6 +4478,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublicLicenseKey.Status(childComplexity), true
 
+	case "Query.agentConnection":
+		if e.ComplexityRoot.Query.AgentConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Query_agentConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.AgentConnection(childComplexity, args["id"].(string)), true
 	case "Query.customer":
 		if e.ComplexityRoot.Query.Customer == nil {
 			break
@@ -4798,6 +5049,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputBootstrapVerifyInput,
 		ec.unmarshalInputChangePlanInput,
 		ec.unmarshalInputCheckoutFieldInput,
+		ec.unmarshalInputCreateAgentConnectionInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateCheckoutInput,
 		ec.unmarshalInputCreateDiscountInput,
@@ -4810,6 +5062,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputListingAccessInput,
 		ec.unmarshalInputSignInInput,
 		ec.unmarshalInputUpdateAccountInput,
+		ec.unmarshalInputUpdateAgentConnectionInput,
 		ec.unmarshalInputUpdateDiscountInput,
 		ec.unmarshalInputUpdateLicenseKeyInput,
 		ec.unmarshalInputUpdateListingInput,
@@ -4907,7 +5160,7 @@ func newExecutionContext(
 	}
 }
 
-//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/analytics.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/requestlog.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
+//go:embed "schema/access.graphqls" "schema/accounts.graphqls" "schema/agent_connections.graphqls" "schema/analytics.graphqls" "schema/apikeys.graphqls" "schema/billing.graphqls" "schema/checkouts.graphqls" "schema/console.graphqls" "schema/discounts.graphqls" "schema/enums.graphqls" "schema/library.graphqls" "schema/license_keys.graphqls" "schema/licenses.graphqls" "schema/licenses_public.graphqls" "schema/listings.graphqls" "schema/memberships.graphqls" "schema/orders.graphqls" "schema/requestlog.graphqls" "schema/schema.graphqls" "schema/subscriptions.graphqls" "schema/uploads.graphqls" "schema/webhooks.graphqls"
 var sourcesFS embed.FS
 
 func sourceData(filename string) string {
@@ -4921,6 +5174,7 @@ func sourceData(filename string) string {
 var sources = []*ast.Source{
 	{Name: "schema/access.graphqls", Input: sourceData("schema/access.graphqls"), BuiltIn: false},
 	{Name: "schema/accounts.graphqls", Input: sourceData("schema/accounts.graphqls"), BuiltIn: false},
+	{Name: "schema/agent_connections.graphqls", Input: sourceData("schema/agent_connections.graphqls"), BuiltIn: false},
 	{Name: "schema/analytics.graphqls", Input: sourceData("schema/analytics.graphqls"), BuiltIn: false},
 	{Name: "schema/apikeys.graphqls", Input: sourceData("schema/apikeys.graphqls"), BuiltIn: false},
 	{Name: "schema/billing.graphqls", Input: sourceData("schema/billing.graphqls"), BuiltIn: false},
@@ -4983,6 +5237,8 @@ func (ec *executionContext) childFields_Account(ctx context.Context, field graph
 		return ec.fieldContext_Account_readiness(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_Account_createdAt(ctx, field)
+	case "agentConnections":
+		return ec.fieldContext_Account_agentConnections(ctx, field)
 	case "analytics":
 		return ec.fieldContext_Account_analytics(ctx, field)
 	case "apiKeys":
@@ -5085,6 +5341,48 @@ func (ec *executionContext) childFields_ActionResolve(ctx context.Context, field
 		return ec.fieldContext_ActionResolve_mcp(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ActionResolve", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_AgentConnection_object(ctx, field)
+	case "id":
+		return ec.fieldContext_AgentConnection_id(ctx, field)
+	case "name":
+		return ec.fieldContext_AgentConnection_name(ctx, field)
+	case "webhookUrl":
+		return ec.fieldContext_AgentConnection_webhookUrl(ctx, field)
+	case "status":
+		return ec.fieldContext_AgentConnection_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_AgentConnection_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_AgentConnection_lastUsedAt(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_AgentConnection_deliveries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentConnectionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_AgentConnectionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_AgentConnectionConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentConnectionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentConnectionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_AgentConnectionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_AgentConnectionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentConnectionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Analytics(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5341,6 +5639,30 @@ func (ec *executionContext) childFields_ConsoleSession(ctx context.Context, fiel
 		return ec.fieldContext_ConsoleSession_account(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConsoleSession", field.Name)
+}
+
+func (ec *executionContext) childFields_CreatedAgentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_CreatedAgentConnection_object(ctx, field)
+	case "id":
+		return ec.fieldContext_CreatedAgentConnection_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CreatedAgentConnection_name(ctx, field)
+	case "webhookUrl":
+		return ec.fieldContext_CreatedAgentConnection_webhookUrl(ctx, field)
+	case "status":
+		return ec.fieldContext_CreatedAgentConnection_status(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CreatedAgentConnection_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_CreatedAgentConnection_lastUsedAt(ctx, field)
+	case "token":
+		return ec.fieldContext_CreatedAgentConnection_token(ctx, field)
+	case "webhookSecret":
+		return ec.fieldContext_CreatedAgentConnection_webhookSecret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreatedAgentConnection", field.Name)
 }
 
 func (ec *executionContext) childFields_CreatedApiKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6045,6 +6367,10 @@ func (ec *executionContext) childFields_Order(ctx context.Context, field graphql
 		return ec.fieldContext_Order_membershipId(ctx, field)
 	case "billingReason":
 		return ec.fieldContext_Order_billingReason(ctx, field)
+	case "source":
+		return ec.fieldContext_Order_source(ctx, field)
+	case "agentConnectionId":
+		return ec.fieldContext_Order_agentConnectionId(ctx, field)
 	case "membership":
 		return ec.fieldContext_Order_membership(ctx, field)
 	case "listing":
@@ -6575,6 +6901,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Account_agentConnections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Account_analytics_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7065,6 +7413,36 @@ func (ec *executionContext) field_Account_webhooks_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_AgentConnection_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "delivered",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["delivered"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Analytics_topListings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7209,6 +7587,20 @@ func (ec *executionContext) field_Mutation_completeBootstrap_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createAgentConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateAgentConnectionInput, error) {
+			return ec.unmarshalNCreateAgentConnectionInput2commerceᚋgraphᚋmodelᚐCreateAgentConnectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createApiKey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7304,6 +7696,20 @@ func (ec *executionContext) field_Mutation_deactivateLicense_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteAgentConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -7621,6 +8027,28 @@ func (ec *executionContext) field_Mutation_updateAccount_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateAgentConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateAgentConnectionInput, error) {
+			return ec.unmarshalNUpdateAgentConnectionInput2commerceᚋgraphᚋmodelᚐUpdateAgentConnectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateDiscount_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7784,6 +8212,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_agentConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -8483,6 +8925,50 @@ func (ec *executionContext) _Account_createdAt(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_Account_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Account", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Account_agentConnections(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Account_agentConnections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Account().AgentConnections(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentConnectionConnection) graphql.Marshaler {
+			return ec.marshalOAgentConnectionConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Account_agentConnections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Account",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnectionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Account_agentConnections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Account_analytics(ctx context.Context, field graphql.CollectedField, obj *model.Account) (ret graphql.Marshaler) {
@@ -9636,6 +10122,354 @@ func (ec *executionContext) fieldContext_ActionResolve_mcp(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_McpCall(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnection_object(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_object(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_id(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_id(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_name(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_name(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_webhookUrl(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_webhookUrl(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_webhookUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_webhookUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_status(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_status(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AgentConnectionStatus) graphql.Marshaler {
+			return ec.marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type AgentConnectionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_createdAt(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnection_lastUsedAt(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnection_deliveries(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnection_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.AgentConnection().Deliveries(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["delivered"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookEventConnection) graphql.Marshaler {
+			return ec.marshalOWebhookEventConnection2ᚖcommerceᚋgraphᚋmodelᚐWebhookEventConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnection_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEventConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_AgentConnection_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnectionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnectionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.AgentConnectionEdge) graphql.Marshaler {
+			return ec.marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnectionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnectionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnectionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnectionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖcommerceᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AgentConnectionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnectionEdge) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_AgentConnectionEdge_cursor(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnectionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AgentConnectionEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _AgentConnectionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.AgentConnectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AgentConnectionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
+			return ec.marshalNAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AgentConnectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AgentConnectionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnection(ctx, field)
 		},
 	}
 	return fc, nil
@@ -11881,6 +12715,240 @@ func (ec *executionContext) fieldContext_ConsoleSession_account(_ context.Contex
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CreatedAgentConnection_object(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_object(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_object(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Object, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_object(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_id(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_id(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_name(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_name(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_webhookUrl(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_webhookUrl(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_webhookUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_webhookUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_status(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_status(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AgentConnectionStatus) graphql.Marshaler {
+			return ec.marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type AgentConnectionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_createdAt(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_lastUsedAt(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_token(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_token(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreatedAgentConnection_webhookSecret(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAgentConnection) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_CreatedAgentConnection_webhookSecret(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreatedAgentConnection_webhookSecret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WebhookSecret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreatedAgentConnection_webhookSecret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreatedAgentConnection", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedApiKey_object(ctx context.Context, field graphql.CollectedField, obj *model.CreatedAPIKey) (ret graphql.Marshaler) {
@@ -18138,6 +19206,138 @@ func (ec *executionContext) fieldContext_Mutation_completeBootstrap(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createAgentConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createAgentConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAgentConnection(ctx, fc.Args["input"].(model.CreateAgentConnectionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreatedAgentConnection) graphql.Marshaler {
+			return ec.marshalOCreatedAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐCreatedAgentConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createAgentConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreatedAgentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createAgentConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateAgentConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateAgentConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateAgentConnection(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateAgentConnectionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
+			return ec.marshalOAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateAgentConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateAgentConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteAgentConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteAgentConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteAgentConnection(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteAgentConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteAgentConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_changePlan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20453,6 +21653,58 @@ func (ec *executionContext) fieldContext_Order_billingReason(_ context.Context, 
 	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type BillingReason does not have child fields"))
 }
 
+func (ec *executionContext) _Order_source(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_source(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Order_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Order_agentConnectionId(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
+	if m, ok := ec.fastField_Order_agentConnectionId(obj); ok {
+		return m
+	}
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Order_agentConnectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AgentConnectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Order_agentConnectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Order", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Order_membership(ctx context.Context, field graphql.CollectedField, obj *model.Order) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22179,6 +23431,50 @@ func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_agentConnection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_agentConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().AgentConnection(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
+			return ec.marshalOAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_agentConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AgentConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_agentConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25781,6 +27077,43 @@ func (ec *executionContext) unmarshalInputCheckoutFieldInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateAgentConnectionInput(ctx context.Context, obj any) (model.CreateAgentConnectionInput, error) {
+	var it model.CreateAgentConnectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "webhookUrl"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateApiKeyInput(ctx context.Context, obj any) (model.CreateAPIKeyInput, error) {
 	var it model.CreateAPIKeyInput
 	if obj == nil {
@@ -26512,6 +27845,50 @@ func (ec *executionContext) unmarshalInputUpdateAccountInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateAgentConnectionInput(ctx context.Context, obj any) (model.UpdateAgentConnectionInput, error) {
+	var it model.UpdateAgentConnectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "webhookUrl", "status"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "webhookUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("webhookUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.WebhookURL = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateDiscountInput(ctx context.Context, obj any) (model.UpdateDiscountInput, error) {
 	var it model.UpdateDiscountInput
 	if obj == nil {
@@ -27040,6 +28417,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._ApiKey(ctx, sel, obj)
+	case *model.AgentConnection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._AgentConnection(ctx, sel, obj)
 	case *model.Account:
 		if obj == nil {
 			return graphql.Null
@@ -27158,6 +28540,44 @@ func (ec *executionContext) _Account(ctx context.Context, sel ast.SelectionSet, 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "agentConnections":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Account_agentConnections(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "analytics":
 			field := field
 
@@ -27907,6 +29327,207 @@ func (ec *executionContext) _ActionResolve(ctx context.Context, sel ast.Selectio
 		case "mcp":
 			out.Values[i] = ec._ActionResolve_mcp(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var agentConnectionImplementors = []string{"AgentConnection", "Node"}
+
+func (ec *executionContext) _AgentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AgentConnection) graphql.Marshaler {
+	if m, ok := ec.fast_AgentConnection(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentConnection")
+		case "object":
+			out.Values[i] = ec._AgentConnection_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "id":
+			out.Values[i] = ec._AgentConnection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._AgentConnection_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhookUrl":
+			out.Values[i] = ec._AgentConnection_webhookUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._AgentConnection_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._AgentConnection_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._AgentConnection_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveries":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._AgentConnection_deliveries(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var agentConnectionConnectionImplementors = []string{"AgentConnectionConnection"}
+
+func (ec *executionContext) _AgentConnectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.AgentConnectionConnection) graphql.Marshaler {
+	if m, ok := ec.fast_AgentConnectionConnection(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentConnectionConnection")
+		case "edges":
+			out.Values[i] = ec._AgentConnectionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._AgentConnectionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var agentConnectionEdgeImplementors = []string{"AgentConnectionEdge"}
+
+func (ec *executionContext) _AgentConnectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.AgentConnectionEdge) graphql.Marshaler {
+	if m, ok := ec.fast_AgentConnectionEdge(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, agentConnectionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AgentConnectionEdge")
+		case "cursor":
+			out.Values[i] = ec._AgentConnectionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._AgentConnectionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -28894,6 +30515,87 @@ func (ec *executionContext) _ConsoleSession(ctx context.Context, sel ast.Selecti
 			}
 		case "account":
 			out.Values[i] = ec._ConsoleSession_account(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createdAgentConnectionImplementors = []string{"CreatedAgentConnection"}
+
+func (ec *executionContext) _CreatedAgentConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CreatedAgentConnection) graphql.Marshaler {
+	if m, ok := ec.fast_CreatedAgentConnection(ctx, sel, obj); ok {
+		return m
+	}
+	fields := graphql.CollectFields(ec.OperationContext, sel, createdAgentConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreatedAgentConnection")
+		case "object":
+			out.Values[i] = ec._CreatedAgentConnection_object(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._CreatedAgentConnection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CreatedAgentConnection_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhookUrl":
+			out.Values[i] = ec._CreatedAgentConnection_webhookUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._CreatedAgentConnection_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CreatedAgentConnection_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._CreatedAgentConnection_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "token":
+			out.Values[i] = ec._CreatedAgentConnection_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "webhookSecret":
+			out.Values[i] = ec._CreatedAgentConnection_webhookSecret(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -31575,6 +33277,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createAgentConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createAgentConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateAgentConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateAgentConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteAgentConnection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteAgentConnection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "changePlan":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changePlan(ctx, field)
@@ -32073,6 +33796,16 @@ func (ec *executionContext) _Order(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "billingReason":
 			out.Values[i] = ec._Order_billingReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._Order_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "agentConnectionId":
+			out.Values[i] = ec._Order_agentConnectionId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -33120,6 +34853,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_nodes(ctx, field)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "agentConnection":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_agentConnection(ctx, field)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -34703,6 +36458,7 @@ var (
 		"EXTEND_DISCOUNT":       model.ActionCodeExtendDiscount,
 		"RAISE_DISCOUNT_LIMIT":  model.ActionCodeRaiseDiscountLimit,
 		"AWAIT_DISCOUNT_START":  model.ActionCodeAwaitDiscountStart,
+		"OFFER_TO_AGENTS":       model.ActionCodeOfferToAgents,
 	}
 	marshalNActionCode2commerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
 		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
@@ -34717,6 +36473,7 @@ var (
 		model.ActionCodeExtendDiscount:       "EXTEND_DISCOUNT",
 		model.ActionCodeRaiseDiscountLimit:   "RAISE_DISCOUNT_LIMIT",
 		model.ActionCodeAwaitDiscountStart:   "AWAIT_DISCOUNT_START",
+		model.ActionCodeOfferToAgents:        "OFFER_TO_AGENTS",
 	}
 )
 
@@ -34819,6 +36576,73 @@ func (ec *executionContext) unmarshalNActivateLicenseInput2commerceᚋgraphᚋmo
 	res, err := ec.unmarshalInputActivateLicenseInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) marshalNAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AgentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.AgentConnectionEdge) graphql.Marshaler {
+	if m, ok := ec.fast_marshalNAgentConnectionEdge2ᚕᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdgeᚄ(ctx, sel, v); ok {
+		return m
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAgentConnectionEdge2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAgentConnectionEdge2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionEdge(ctx context.Context, sel ast.SelectionSet, v *model.AgentConnectionEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._AgentConnectionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx context.Context, v any) (model.AgentConnectionStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx context.Context, sel ast.SelectionSet, v model.AgentConnectionStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus[v])
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+var (
+	unmarshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus = map[string]model.AgentConnectionStatus{
+		"ACTIVE":   model.AgentConnectionStatusActive,
+		"DISABLED": model.AgentConnectionStatusDisabled,
+	}
+	marshalNAgentConnectionStatus2commerceᚋgraphᚋmodelᚐAgentConnectionStatus = map[model.AgentConnectionStatus]string{
+		model.AgentConnectionStatusActive:   "ACTIVE",
+		model.AgentConnectionStatusDisabled: "DISABLED",
+	}
+)
 
 func (ec *executionContext) marshalNAnalytics2ᚖcommerceᚋgraphᚋmodelᚐAnalytics(ctx context.Context, sel ast.SelectionSet, v *model.Analytics) graphql.Marshaler {
 	if v == nil {
@@ -35198,6 +37022,11 @@ var (
 		model.CoverBlurAuto:  "AUTO",
 	}
 )
+
+func (ec *executionContext) unmarshalNCreateAgentConnectionInput2commerceᚋgraphᚋmodelᚐCreateAgentConnectionInput(ctx context.Context, v any) (model.CreateAgentConnectionInput, error) {
+	res, err := ec.unmarshalInputCreateAgentConnectionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
 
 func (ec *executionContext) unmarshalNCreateApiKeyInput2commerceᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
 	res, err := ec.unmarshalInputCreateApiKeyInput(ctx, v)
@@ -36721,6 +38550,11 @@ func (ec *executionContext) unmarshalNUpdateAccountInput2commerceᚋgraphᚋmode
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateAgentConnectionInput2commerceᚋgraphᚋmodelᚐUpdateAgentConnectionInput(ctx context.Context, v any) (model.UpdateAgentConnectionInput, error) {
+	res, err := ec.unmarshalInputUpdateAgentConnectionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateDiscountInput2commerceᚋgraphᚋmodelᚐUpdateDiscountInput(ctx context.Context, v any) (model.UpdateDiscountInput, error) {
 	res, err := ec.unmarshalInputUpdateDiscountInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -37092,6 +38926,7 @@ var (
 		"EXTEND_DISCOUNT":       model.ActionCodeExtendDiscount,
 		"RAISE_DISCOUNT_LIMIT":  model.ActionCodeRaiseDiscountLimit,
 		"AWAIT_DISCOUNT_START":  model.ActionCodeAwaitDiscountStart,
+		"OFFER_TO_AGENTS":       model.ActionCodeOfferToAgents,
 	}
 	marshalOActionCode2ᚖcommerceᚋgraphᚋmodelᚐActionCode = map[model.ActionCode]string{
 		model.ActionCodeConnectStripe:        "CONNECT_STRIPE",
@@ -37106,6 +38941,51 @@ var (
 		model.ActionCodeExtendDiscount:       "EXTEND_DISCOUNT",
 		model.ActionCodeRaiseDiscountLimit:   "RAISE_DISCOUNT_LIMIT",
 		model.ActionCodeAwaitDiscountStart:   "AWAIT_DISCOUNT_START",
+		model.ActionCodeOfferToAgents:        "OFFER_TO_AGENTS",
+	}
+)
+
+func (ec *executionContext) marshalOAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnection(ctx context.Context, sel ast.SelectionSet, v *model.AgentConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AgentConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOAgentConnectionConnection2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionConnection(ctx context.Context, sel ast.SelectionSet, v *model.AgentConnectionConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AgentConnectionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx context.Context, v any) (*model.AgentConnectionStatus, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus(ctx context.Context, sel ast.SelectionSet, v *model.AgentConnectionStatus) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus = map[string]model.AgentConnectionStatus{
+		"ACTIVE":   model.AgentConnectionStatusActive,
+		"DISABLED": model.AgentConnectionStatusDisabled,
+	}
+	marshalOAgentConnectionStatus2ᚖcommerceᚋgraphᚋmodelᚐAgentConnectionStatus = map[model.AgentConnectionStatus]string{
+		model.AgentConnectionStatusActive:   "ACTIVE",
+		model.AgentConnectionStatusDisabled: "DISABLED",
 	}
 )
 
@@ -37346,6 +39226,13 @@ var (
 		model.CoverBlurAuto:  "AUTO",
 	}
 )
+
+func (ec *executionContext) marshalOCreatedAgentConnection2ᚖcommerceᚋgraphᚋmodelᚐCreatedAgentConnection(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAgentConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreatedAgentConnection(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalOCreatedApiKey2ᚖcommerceᚋgraphᚋmodelᚐCreatedAPIKey(ctx context.Context, sel ast.SelectionSet, v *model.CreatedAPIKey) graphql.Marshaler {
 	if v == nil {

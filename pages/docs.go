@@ -38,6 +38,7 @@ func newGuide(name, title string, md []byte) guide {
 var guides = []guide{
 	newGuide("licenses", "License keys for your app", docs.Licenses),
 	newGuide("memberships", "Memberships: sell by the month or the year", docs.Memberships),
+	newGuide("acp", "Buyers' agents: the Agentic Commerce Protocol", docs.ACP),
 }
 
 // DocsRoutes serves the guides, /docs/{name} (HTML) and /docs/{name}.md

@@ -161,6 +161,10 @@ type RefundRequest struct {
 	Amount             int64
 	// APIKey is the test key the order's checkout used ("" for live).
 	APIKey string
+	// OnConnectedAccount: the order was paid by a direct charge on the
+	// seller's connected account (an ACP order's delegated payment), and
+	// is refunded there.
+	OnConnectedAccount bool
 	// MembershipID is the membership of the order (one of its periods),
 	// "" for a one-time order. Stripe charges a membership's periods on
 	// the connected account, not the platform, and refunds them there.
@@ -311,6 +315,13 @@ type Processor interface {
 	// other type, and any live-mode event, is Ignored). A bad or missing
 	// signature is ErrBadSignature.
 	ParseTestWebhook(payload []byte, header http.Header, secret string) (Event, error)
+	// ChargeAgentPayment charges a buyer's agent's delegated payment
+	// credential (ACP, CONTRACT §25) for an order: the sandbox's vault
+	// token, or Stripe's Shared Payment Token on the seller's connected
+	// account. It is idempotent per IdempotencyKey: asked again, it returns
+	// the first attempt's result and charges nothing more. A decline is not
+	// an error: Paid false with DeclineMessage.
+	ChargeAgentPayment(ctx context.Context, c AgentCharge) (ChargeResult, error)
 	// ParseWebhook verifies an inbound webhook request (its body and
 	// headers) and normalizes it. A bad or missing signature is
 	// ErrBadSignature; an unhandled type is an Event of type Ignored.
@@ -378,6 +389,30 @@ type ChargeResult struct {
 	PaymentIntentID string
 	// DeclineMessage says why a charge was declined, for the buyer's mail.
 	DeclineMessage string
+}
+
+// AgentCharge is the charge of an agent's delegated payment credential
+// for the order of an ACP checkout session.
+type AgentCharge struct {
+	// IdempotencyKey names the attempt (derived from the session and the
+	// credential): a second call with it charges nothing more.
+	IdempotencyKey string
+	// CheckoutSessionID is the session (acs_…) the credential must be
+	// bound to; OrderID the order it pays; AccountID the seller's account
+	// (acc_…: the sandbox allowance's merchant_id).
+	CheckoutSessionID string
+	OrderID           string
+	AccountID         string
+	// ProcessorAccountID is the seller's connected account.
+	ProcessorAccountID string
+	// Token is the credential: a sandbox vault token, or a Stripe Shared
+	// Payment Token (spt_…).
+	Token       string
+	Amount      int64
+	Currency    string // lowercase
+	PlatformFee int64
+	// APIKey is the seller's test key of a test-mode order ("" live).
+	APIKey string
 }
 
 // MembershipUpdate changes a membership's subscription at the processor:

@@ -33,6 +33,7 @@ var Groups = map[string]Group{
 	"processor_connect":     {Name: "processor_connect", Rules: perMinute(5)},
 	"files":                 {Name: "files", Rules: perMinute(60)},
 	"webhooks":              {Name: "webhooks", Rules: perMinute(60)},
+	"agent_connections":     {Name: "agent_connections", Rules: perMinute(60)}, // the seller's agent connections (CONTRACT §25), as webhooks
 	"discounts":             {Name: "discounts", Rules: perMinute(60)},
 	"license_keys":          {Name: "license_keys", Rules: perMinute(120)},            // the seller's license keys (CONTRACT §20)
 	"memberships":           {Name: "memberships", Rules: perMinute(120)},             // the seller's memberships (CONTRACT §26)
@@ -47,6 +48,7 @@ var Groups = map[string]Group{
 	"licenses":              {Name: "licenses", Rules: perMinute(60)},                 // public license routes: per client IP (CONTRACT §20)
 	"license_key":           {Name: "license_key", Rules: perMinute(20)},              // public license routes: per license key (its hash)
 	"exports":               {Name: "exports", Rules: perMinute(10)},                  // CSV exports (CONTRACT §23): each reads every matching row
+	"acp":                   {Name: "acp", Rules: perMinute(600)},                     // /acp per agent connection (CONTRACT §25)
 	"default":               {Name: "default", Rules: perMinute(120)},
 }
 

@@ -33,6 +33,7 @@ type accountExtras struct {
 	awaitingOrderID     string
 	awaitingContentType string
 	testMode            bool
+	hasAgentConnection  bool
 	subscription        *subscriptionRow
 }
 
@@ -52,13 +53,15 @@ const accountColumns = `
        st.revenue, st.orders_month_count,
        coalesce((SELECT w.id FROM webhook_endpoints w
                  WHERE w.account_id = a.id AND w.status = 'disabled' AND w.disabled_reason = 'consecutive_failures'
+                   AND w.agent_connection_id IS NULL
                  ORDER BY w.id LIMIT 1), ''),
        coalesce((SELECT w.id FROM webhook_endpoints w
                  WHERE w.account_id = a.id AND w.warned_at IS NOT NULL AND w.status = 'enabled' AND w.deleted_at IS NULL
+                   AND w.agent_connection_id IS NULL
                  ORDER BY w.id LIMIT 1), ''),
        a.listings_count,
        EXISTS (SELECT 1 FROM webhook_endpoints w
-               WHERE w.account_id = a.id AND w.status = 'enabled' AND 'order.paid' = ANY (w.events)),
+               WHERE w.account_id = a.id AND w.status = 'enabled' AND 'order.paid' = ANY (w.events) AND w.agent_connection_id IS NULL),
        EXISTS (SELECT 1 FROM listings l WHERE l.account_id = a.id AND l.status = 'published' AND l.deleted_at IS NULL),
        coalesce((SELECT l.id FROM listings l
                  WHERE l.account_id = a.id AND l.status = 'draft' AND l.deleted_at IS NULL
@@ -68,6 +71,7 @@ const accountColumns = `
        coalesce((SELECT o.content_type FROM orders o WHERE o.account_id = a.id AND o.status = 'paid'
                  ORDER BY o.id LIMIT 1), ''),
        a.processor_test_key IS NOT NULL,
+       EXISTS (SELECT 1 FROM agent_connections c WHERE c.account_id = a.id AND c.deleted_at IS NULL),
        (SELECT row_to_json(s) FROM (SELECT plan, status, current_period_end, cancel_at
                                     FROM subscriptions WHERE account_id = a.id) s)`
 
@@ -86,7 +90,7 @@ func accountDest(a *db.Account, ex *accountExtras) []any {
 		&a.ProcessorAccountID, &a.ProcessorStatus, &a.ChargesEnabled, &a.PayoutsEnabled, &a.DetailsSubmitted,
 		&a.OnboardingToken, &ex.revenue, &ex.ordersThisMonth, &ex.disabledWebhookID, &ex.failingWebhookID,
 		&ex.listings, &ex.hasOrderPaidHook, &ex.hasPublishedListing, &ex.draftListingID, &ex.awaitingOrderID, &ex.awaitingContentType, &ex.testMode,
-		&ex.subscription}
+		&ex.hasAgentConnection, &ex.subscription}
 }
 
 // accountMemoKey holds a GraphQL query's accountMemo.
@@ -183,6 +187,7 @@ func (r *Resolver) accountFactsOf(a *db.Account, ex accountExtras) accountFacts 
 		AwaitingFulfillmentOrderID: ex.awaitingOrderID,
 		AwaitingContentType:        ex.awaitingContentType,
 		HasOrderPaidHook:           ex.hasOrderPaidHook,
+		HasAgentConnection:         ex.hasAgentConnection,
 	}
 	if a.Currency != nil {
 		f.Currency = *a.Currency

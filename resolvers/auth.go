@@ -22,9 +22,13 @@ const (
 )
 
 // newKeySecret returns a fresh svc_ key: 40 base62 characters from crypto/rand.
-func newKeySecret() string {
-	b := make([]byte, 0, len(keyPrefix)+keyBodyLen)
-	b = append(b, keyPrefix...)
+func newKeySecret() string { return newToken(keyPrefix) }
+
+// newToken returns prefix and 40 base62 characters from crypto/rand: an API
+// key (svc_) or an agent connection's token (acp_).
+func newToken(prefix string) string {
+	b := make([]byte, 0, len(prefix)+keyBodyLen)
+	b = append(b, prefix...)
 	var buf [64]byte
 	for len(b) < cap(b) {
 		_, _ = rand.Read(buf[:])
@@ -44,11 +48,14 @@ func hashKey(key string) []byte {
 	return h[:]
 }
 
-func wellFormedKey(key string) bool {
-	if len(key) != len(keyPrefix)+keyBodyLen || key[:len(keyPrefix)] != keyPrefix {
+func wellFormedKey(key string) bool { return wellFormedToken(key, keyPrefix) }
+
+// wellFormedToken reports whether key is prefix and 40 letters and digits.
+func wellFormedToken(key, prefix string) bool {
+	if len(key) != len(prefix)+keyBodyLen || key[:len(prefix)] != prefix {
 		return false
 	}
-	for i := len(keyPrefix); i < len(key); i++ {
+	for i := len(prefix); i < len(key); i++ {
 		c := key[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 			return false

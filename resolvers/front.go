@@ -22,6 +22,8 @@ type FrontDoor struct {
 	LicensesDocURL string
 	// MembershipsDocURL is the seller's guide to memberships.
 	MembershipsDocURL string
+	// ACPDocURL is the guide to the Agentic Commerce Protocol (buyers' agents).
+	ACPDocURL string
 	// SandboxMailURL is the sandbox mailbox; empty unless PROCESSOR=sandbox
 	// and no SMTP_URL.
 	SandboxMailURL string
@@ -40,6 +42,7 @@ func (r *Resolver) FrontDoor() FrontDoor {
 		GraphQLURL:        r.BaseURL + "/graphql",
 		LicensesDocURL:    r.BaseURL + "/docs/licenses",
 		MembershipsDocURL: r.BaseURL + "/docs/memberships",
+		ACPDocURL:         r.BaseURL + "/docs/acp",
 		Sandbox:           r.Processor != nil && r.Processor.Name() == processor.Sandbox,
 		Version:           r.Version,
 	}

@@ -83,6 +83,8 @@ func (r *Resolver) NodeByID(ctx context.Context, id string) (model.Node, error) 
 		n, err = nodeOf(r.LicenseKey(ctx, id))
 	case "mem":
 		n, err = nodeOf(r.Membership(ctx, id))
+	case "acn":
+		n, err = nodeOf(r.AgentConnection(ctx, id))
 	default:
 		return nil, nil
 	}

@@ -106,7 +106,24 @@ func orderEvent(o *db.Order, typ string, keys ...licenseKeyRef) (*db.Event, erro
 	if err != nil {
 		return nil, err
 	}
-	return &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}, nil
+	ev := &db.Event{ID: db.NewID("evt"), AccountID: o.AccountID, Type: typ, ListingID: &o.ListingID, OrderID: &o.ID, Data: data}
+	if o.AgentConnectionID != nil && agentEventType(o, typ) {
+		ev.AgentConnectionID = o.AgentConnectionID
+	}
+	return ev, nil
+}
+
+// agentEventType reports whether an event of an agent's order goes to its
+// connection's endpoint (CONTRACT §25): the payment (order_create), the
+// delivery, a refund and a lost dispute (order_update).
+func agentEventType(o *db.Order, typ string) bool {
+	switch typ {
+	case EventOrderPaid, EventOrderFulfilled, EventOrderRefunded:
+		return true
+	case EventOrderDisputeClosed:
+		return disputeLost(o)
+	}
+	return false
 }
 
 // recordEvents writes events to the log in tx, in their order, with the
@@ -122,29 +139,68 @@ func (r *Resolver) recordEvents(ctx context.Context, tx db.Tx, evs ...*db.Event)
 	}
 	ids, accounts, types, listings, orders, data := make([]string, len(evs)), make([]string, len(evs)),
 		make([]string, len(evs)), make([]*string, len(evs)), make([]*string, len(evs)), make([]string, len(evs))
+	var conns []*string
 	for i, ev := range evs {
 		ids[i], accounts[i], types[i], listings[i], orders[i], data[i] = ev.ID, ev.AccountID, ev.Type, ev.ListingID, ev.OrderID, string(ev.Data)
+		if ev.AgentConnectionID != nil && conns == nil {
+			conns = make([]*string, len(evs))
+		}
 	}
-	if _, err := tx.River.Exec(ctx, `WITH ev AS (
-			INSERT INTO events (id, account_id, type, listing_id, order_id, data, traceparent)
-			SELECT id, account_id, type, listing_id, order_id, data::jsonb, $7::text
-			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-				AS v(id, account_id, type, listing_id, order_id, data)
-			RETURNING id, account_id, type),
-		ins AS (
-			INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
-			SELECT e.id, ev.id, ev.account_id, ev.type, now()
-			FROM ev JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.status = 'enabled'
-				AND e.deleted_at IS NULL AND ev.type = ANY (e.events)
-			RETURNING 1)
-		SELECT pg_notify('`+notifyChannel+`', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`,
-		// The span that caused them, for their deliveries' spans to link
-		// to (NULL when tracing is off).
-		ids, accounts, types, listings, orders, data, telemetry.Traceparent(ctx)); err != nil {
+	// The span that caused them, for their deliveries' spans to link to
+	// (NULL when tracing is off).
+	args := []any{ids, accounts, types, listings, orders, data, telemetry.Traceparent(ctx)}
+	q := recordEventsQuery
+	if conns != nil {
+		for i, ev := range evs {
+			conns[i] = ev.AgentConnectionID
+		}
+		q, args = recordAgentEventsQuery, append(args, conns)
+	}
+	if _, err := tx.River.Exec(ctx, q, args...); err != nil {
 		return fmt.Errorf("record %s: %w", evs[0].Type, err)
 	}
 	return nil
 }
+
+// recordEventsQuery writes events ($1…$6 one element each, $7 the
+// traceparent) and their deliveries to the account's endpoints subscribed
+// to their types. An agent connection's endpoint (agent_connection_id set,
+// CONTRACT §25) takes only its own orders' events: none of these, so the
+// statement of orders without a connection costs one more predicate on
+// the endpoints it already reads.
+const recordEventsQuery = `WITH ev AS (
+		INSERT INTO events (id, account_id, type, listing_id, order_id, data, traceparent)
+		SELECT id, account_id, type, listing_id, order_id, data::jsonb, $7::text
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+			AS v(id, account_id, type, listing_id, order_id, data)
+		RETURNING id, account_id, type),
+	ins AS (
+		INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+		SELECT e.id, ev.id, ev.account_id, ev.type, now()
+		FROM ev JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.status = 'enabled'
+			AND e.deleted_at IS NULL AND ev.type = ANY (e.events) AND e.agent_connection_id IS NULL
+		RETURNING 1)
+	SELECT pg_notify('` + notifyChannel + `', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`
+
+// recordAgentEventsQuery is recordEventsQuery for events of which some
+// are an agent's order's ($8: each event's connection, NULL for none): an
+// event with a connection also goes to that connection's endpoint.
+const recordAgentEventsQuery = `WITH v AS (
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::text[])
+			AS v(id, account_id, type, listing_id, order_id, data, conn)),
+	ev AS (
+		INSERT INTO events (id, account_id, type, listing_id, order_id, data, traceparent)
+		SELECT id, account_id, type, listing_id, order_id, data::jsonb, $7::text FROM v
+		RETURNING id, account_id, type),
+	ins AS (
+		INSERT INTO webhook_deliveries (endpoint_id, event_id, account_id, type, next_attempt_at)
+		SELECT e.id, ev.id, ev.account_id, ev.type, now()
+		FROM ev JOIN v ON v.id = ev.id
+		JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.status = 'enabled'
+			AND e.deleted_at IS NULL AND ev.type = ANY (e.events)
+			AND (e.agent_connection_id IS NULL OR e.agent_connection_id = v.conn)
+		RETURNING 1)
+	SELECT pg_notify('` + notifyChannel + `', '') FROM (SELECT 1 FROM ins LIMIT 1) AS any_delivery`
 
 // lockOrder loads an order for update: by id, or by payment intent.
 func lockOrder(ctx context.Context, tx db.Tx, p *processor.Payment) (*db.Order, error) {
@@ -897,11 +953,11 @@ func (r *Resolver) RefundOrder(ctx context.Context, id string) (*model.Order, er
 			}
 		} else {
 			req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
-				MembershipID: deref(o.MembershipID, "")}
+				MembershipID: deref(o.MembershipID, ""), OnConnectedAccount: o.Source == db.OrderSourceACP}
 			return nil
 		}
 		req = &processor.RefundRequest{OrderID: o.ID, PaymentIntentID: *o.PaymentIntentID, ProcessorAccountID: *procID, Amount: o.Amount, APIKey: testKey,
-			MembershipID: deref(o.MembershipID, "")}
+			MembershipID: deref(o.MembershipID, ""), OnConnectedAccount: o.Source == db.OrderSourceACP}
 		if r.Processor.Name() == processor.Sandbox {
 			// The sandbox confirms refunds itself, about a second later.
 			_, err := r.Jobs.InsertTx(ctx, tx.River, SandboxRefundArgs{OrderID: o.ID},
@@ -969,7 +1025,11 @@ func toOrderModel(o *db.Order) *model.Order {
 		RefundAmount: o.RefundAmount, RefundedAt: utc(o.RefundedAt), CreatedAt: o.CreatedAt.UTC(), PaidAt: utc(o.PaidAt),
 		FulfilledAt: utc(o.FulfilledAt), FulfillmentNote: o.FulfillmentNote, CanceledAt: utc(o.CanceledAt), UpdatedAt: o.UpdatedAt.UTC(),
 		Deliverables: make([]*model.Deliverable, len(o.Deliverables)), Readiness: orderReadiness(o),
-		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason)}
+		MembershipID: o.MembershipID, BillingReason: (*model.BillingReason)(o.BillingReason),
+		Source: o.Source, AgentConnectionID: o.AgentConnectionID}
+	if m.Source == "" {
+		m.Source = db.OrderSourceCheckout
+	}
 	if m.CheckoutData == nil {
 		m.CheckoutData = map[string]any{}
 	}

@@ -43,6 +43,7 @@ const (
 	ActExtendDiscount       = model.ActionCodeExtendDiscount
 	ActRaiseDiscountLimit   = model.ActionCodeRaiseDiscountLimit
 	ActAwaitDiscountStart   = model.ActionCodeAwaitDiscountStart
+	ActOfferToAgents        = model.ActionCodeOfferToAgents
 )
 
 const (
@@ -80,6 +81,12 @@ type accountFacts struct {
 	DraftListingID string
 	// HasOrderPaidHook: an enabled webhook endpoint subscribes to order.paid.
 	HasOrderPaidHook bool
+	// HasAgentConnection: the account has an agent connection (active or
+	// disabled, not deleted; CONTRACT §25).
+	HasAgentConnection bool
+	// operational: no required account action applies (accountActions
+	// sets it before the rows that read it).
+	operational bool
 }
 
 // listingFacts and orderFacts are what listing and order rows read.
@@ -317,6 +324,22 @@ var actionTable = slicesConcat(
 				{Name: "price", Description: "The price in the smallest unit of the account's currency (1500 is 15.00 usd), 1 to 99,999,999.", Example: 1500},
 			},
 		},
+		{Code: ActOfferToAgents, Scope: scopeAccount,
+			When: func(f *facts) (model.ActionPriority, bool) {
+				return suggested(f.operational && f.HasPublishedListing && !f.HasAgentConnection)
+			},
+			Message: fixed("Let buyers' AI assistants buy your listings: ask an agent platform that speaks the Agentic Commerce " +
+				"Protocol (ACP) for the webhook URL it receives order events at, create an agent connection with it, and give the " +
+				"platform the connection's token and webhook secret (shown once)."),
+			Method: model.ResolveMethodPost, Path: "/v1/agent-connections", Field: "createAgentConnection", Body: "input",
+			Call: func(*facts) apiCall {
+				return apiCall{Params: map[string]any{"name": exampleAgentPlatform, "webhook_url": exampleAgentWebhookURL}}
+			},
+			Inputs: []model.ActionInput{
+				{Name: "name", Description: "A name to recognise the agent platform by, 1 to 100 characters.", Example: exampleAgentPlatform},
+				{Name: "webhook_url", Description: "The https URL the agent platform gave for ACP order events.", Example: exampleAgentWebhookURL},
+			},
+		},
 		{Code: ActPublishListing, Scope: scopeListing,
 			When:    func(f *facts) (model.ActionPriority, bool) { return required(f.Listing.Status == db.ListingDraft) },
 			Message: fixed("Publish the listing to put it on sale."),
@@ -467,8 +490,15 @@ func (s *actionSpec) action(p model.ActionPriority, f *facts) *model.Action {
 	return a
 }
 
+// The example of offer_to_agents: the human gives the real platform's.
+const (
+	exampleAgentPlatform   = "My agent platform"
+	exampleAgentWebhookURL = "https://agents.example.com/acp/webhooks"
+)
+
 // accountActions evaluates the account rows, in priority order.
 func accountActions(f accountFacts) []*model.Action {
+	f.operational = !accountBlocked(f)
 	return evaluate(scopeAccount, &facts{accountFacts: f})
 }
 
@@ -564,13 +594,14 @@ var refreshSelections = func() map[string]map[string]string {
 
 // actionSelections: by the GraphQL type an action's field returns.
 var actionSelections = map[string]string{
-	"ProcessorOnboarding": "url expiresAt readiness { " + readinessSelections["AccountReadiness"] + " }",
-	"Listing":             "id status url readiness { " + readinessSelections["ListingReadiness"] + " }",
-	"Deliverable":         "id type readiness { " + readinessSelections["ListingReadiness"] + " }",
-	"Order":               "id status contentType readiness { " + readinessSelections["OrderReadiness"] + " }",
-	"WebhookEndpoint":     "id status",
-	"WebhookTest":         "statusCode durationMs error",
-	"Discount":            "id status readiness { " + readinessSelections["DiscountReadiness"] + " }",
+	"ProcessorOnboarding":    "url expiresAt readiness { " + readinessSelections["AccountReadiness"] + " }",
+	"Listing":                "id status url readiness { " + readinessSelections["ListingReadiness"] + " }",
+	"Deliverable":            "id type readiness { " + readinessSelections["ListingReadiness"] + " }",
+	"Order":                  "id status contentType readiness { " + readinessSelections["OrderReadiness"] + " }",
+	"WebhookEndpoint":        "id status",
+	"CreatedAgentConnection": "id name webhookUrl status token webhookSecret",
+	"WebhookTest":            "statusCode durationMs error",
+	"Discount":               "id status readiness { " + readinessSelections["DiscountReadiness"] + " }",
 }
 
 // expandPath fills a REST path's {argument} placeholders.
@@ -743,7 +774,8 @@ func ExampleActions() []*model.Action {
 		accountFacts: accountFacts{ProcessorStatus: db.ProcessorConnected, OnboardingURL: "https://example.test/processor/onboarding/t",
 			BillingURL: "https://example.test/console/settings/billing", DisabledWebhookID: "wh_01jdx0v3k7q8r9s0t1u2v3w4x5",
 			FailingWebhookID:           "wh_01jdx0v3k7q8r9s0t1u2v3w4x6",
-			AwaitingFulfillmentOrderID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", DraftListingID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5"},
+			AwaitingFulfillmentOrderID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", DraftListingID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5",
+			HasPublishedListing: true, operational: true},
 		Listing: &listingFacts{ID: "lst_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.ListingDraft},
 		Order:   &orderFacts{ID: "ord_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: db.OrderPaid},
 		Discount: &discountFacts{ID: "dsc_01jdx0v3k7q8r9s0t1u2v3w4x5", Status: pricing.DiscountDisabled,

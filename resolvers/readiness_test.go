@@ -31,7 +31,7 @@ func codes(actions []*actionT) []string {
 func TestAccountActions(t *testing.T) {
 	t.Parallel()
 	ready := accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", BillingStatus: "active",
-		HasPublishedListing: true, OnboardingURL: "https://x/processor/onboarding/t", BillingURL: "https://x/console/settings/billing"}
+		HasPublishedListing: true, HasAgentConnection: true, OnboardingURL: "https://x/processor/onboarding/t", BillingURL: "https://x/console/settings/billing"}
 	with := func(change func(*accountFacts)) accountFacts {
 		f := ready
 		change(&f)
@@ -61,6 +61,14 @@ func TestAccountActions(t *testing.T) {
 		"webhook failing":               {with(func(f *accountFacts) { f.FailingWebhookID = "wh_2" }), []string{"webhook_failing/suggested"}, true},
 		"order awaiting":                {with(func(f *accountFacts) { f.AwaitingFulfillmentOrderID = "ord_1" }), []string{"fulfill_order/suggested"}, true},
 		"no published listing":          {with(func(f *accountFacts) { f.HasPublishedListing = false }), []string{"publish_listing/suggested"}, true},
+		// CONTRACT §25: an operational account with a published listing and no agent connection.
+		"no agent connection": {with(func(f *accountFacts) { f.HasAgentConnection = false }), []string{"offer_to_agents/suggested"}, true},
+		"no agent connection, nothing published": {with(func(f *accountFacts) { f.HasAgentConnection, f.HasPublishedListing = false, false }),
+			[]string{"publish_listing/suggested"}, true},
+		"no agent connection, not operational": {with(func(f *accountFacts) { f.HasAgentConnection, f.ChargesEnabled = false, false }),
+			[]string{"enable_charges/required"}, false},
+		"no agent connection, past due": {with(func(f *accountFacts) { f.HasAgentConnection, f.BillingStatus = false, "past_due" }),
+			[]string{"update_billing/suggested", "offer_to_agents/suggested"}, true},
 		"everything at once": {accountFacts{ProcessorStatus: db.ProcessorNotConnected, BillingStatus: "unpaid",
 			DisabledWebhookID: "wh_1", FailingWebhookID: "wh_2", AwaitingFulfillmentOrderID: "ord_1"},
 			[]string{"connect_stripe/required", "update_billing/required", "webhook_disabled/suggested", "webhook_failing/suggested", "fulfill_order/suggested", "publish_listing/suggested"}, false},
@@ -127,6 +135,17 @@ func TestActionResolves(t *testing.T) {
 			require.Nil(t, a.Resolve.Endpoint)
 		}
 	}
+	offer := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", OnboardingURL: "u",
+		BillingStatus: "active", HasPublishedListing: true})
+	require.Equal(t, []string{"offer_to_agents/suggested"}, codes(offer))
+	require.Equal(t, model.ActionKindAPI, offer[0].Kind)
+	require.Equal(t, model.ResolveMethodPost, offer[0].Resolve.Method)
+	require.Equal(t, "/v1/agent-connections", *offer[0].Resolve.Endpoint)
+	require.Equal(t, []string{"name", "webhook_url"}, inputNames(offer[0]))
+	require.Equal(t, "create_agent_connection", offer[0].Resolve.MCP.Tool)
+	require.Equal(t, offer[0].Resolve.Params["webhook_url"], offer[0].Resolve.GraphQL.Variables["input"].(map[string]any)["webhookUrl"])
+	require.Contains(t, offer[0].Resolve.GraphQL.Query, "createAgentConnection(input: $input) { id name webhookUrl status token webhookSecret }")
+	require.Contains(t, offer[0].Message, "token and webhook secret")
 	noDraft := accountActions(accountFacts{ProcessorStatus: db.ProcessorConnected, ChargesEnabled: true, Currency: "usd", OnboardingURL: "u"})
 	require.Equal(t, "/v1/listings", *noDraft[0].Resolve.Endpoint)
 	require.Equal(t, model.ResolveMethodPost, noDraft[0].Resolve.Method)
@@ -165,7 +184,7 @@ func inputNames(a *actionT) []string {
 	return out
 }
 
-var pathStep = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?$`)
+var pathStep = regexp.MustCompile(`^([A-Za-z_]+)(?:\[(\d+)\])?$`)
 
 // at reads a value at a param-notation path (deliverables[0].value).
 func at(t *testing.T, v any, path string) any {
@@ -256,8 +275,10 @@ func TestEveryActionHasThreeForms(t *testing.T) {
 				ex, _ := json.Marshal(in.Example)
 				got, _ := json.Marshal(at(t, wire.Params, in.Name))
 				require.JSONEq(t, string(ex), string(got), "params carry the example of %s", in.Name)
-				at(t, wire.GraphQL.Variables["input"], in.Name)
-				at(t, wire.MCP.Arguments["input"], in.Name)
+				// GraphQL names fields in camelCase (webhook_url is webhookUrl):
+				// the same path, each step as GraphQL writes it.
+				at(t, wire.GraphQL.Variables["input"], camel(in.Name))
+				at(t, wire.MCP.Arguments["input"], camel(in.Name))
 			}
 		})
 	}

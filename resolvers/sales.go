@@ -1123,6 +1123,12 @@ func (r *Resolver) ExpireCheckout(ctx context.Context, orderID string) error {
 		if err != nil {
 			return err
 		}
+		if o.Source == db.OrderSourceACP && o.Status == db.OrderPending {
+			// An agent's checkout session expires with its order.
+			if err := expireAgentSessionOfOrder(ctx, tx, o.ID); err != nil {
+				return err
+			}
+		}
 		return r.endPending(ctx, tx, o, db.OrderCanceled)
 	})
 }

@@ -94,7 +94,7 @@ func (r *Resolver) webhookAlertAfter() time.Duration {
 // which alertEndpoint applies under the row's lock.
 const alertCandidatesQuery = `
 SELECT id FROM webhook_endpoints
-WHERE (failing_since IS NOT NULL OR alert_due IS NOT NULL)
+WHERE (failing_since IS NOT NULL OR alert_due IS NOT NULL) AND agent_connection_id IS NULL
   AND (alert_due IS NOT NULL OR (status = 'enabled' AND deleted_at IS NULL AND failing_since <= $1
        AND failed_attempts >= $2 AND (warned_at IS NULL OR warned_at <= $3)))
 ORDER BY failing_since NULLS FIRST

@@ -76,6 +76,10 @@ type claimedDelivery struct {
 	d  db.WebhookDelivery
 	ep db.WebhookEndpoint
 	ev db.Event
+	// agentConn is the endpoint's agent connection (an ACP agent
+	// platform's endpoint, CONTRACT §25: ACP's body, Merchant-Signature);
+	// nil for a seller's endpoint.
+	agentConn *string
 }
 
 // deliveryOutcome is an attempt's result, to be written.
@@ -243,6 +247,9 @@ func (w *WebhookDispatcher) send(ctx context.Context, c *claimedDelivery) (deliv
 // tracing is on (a client span, linked to the span that recorded the
 // event; the POST's own span from the traced client below it).
 func (r *Resolver) deliverWebhook(ctx context.Context, c *claimedDelivery, secret string) webhooks.Attempt {
+	if c.agentConn != nil {
+		return r.deliverAgentWebhook(ctx, c, secret)
+	}
 	if !r.Tracing.On() {
 		return webhooks.Deliver(ctx, r.WebhookHTTP, c.ep.URL, secret, c.ev.ID, eventBody(&c.ev), r.Now())
 	}
@@ -350,7 +357,7 @@ d AS (
     AND w.status = 'pending' AND (w.claimed_until IS NULL OR w.claimed_until <= now())
   RETURNING w.endpoint_id, w.event_id, w.claimed_until, w.status, w.attempts, w.generation)
 SELECT d.claimed_until, d.status, d.attempts, d.generation,
-       e.id, e.url, e.secret_ciphertext,
+       e.id, e.url, e.secret_ciphertext, e.agent_connection_id,
        v.id, v.type, v.listing_id, v.order_id, v.data, v.created_at, v.traceparent
 FROM d
 JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -368,7 +375,7 @@ func (r *Resolver) claimDeliveries(ctx context.Context, q querier, limit int, id
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (claimedDelivery, error) {
 		var c claimedDelivery
 		err := row.Scan(&c.d.ClaimedUntil, &c.d.Status, &c.d.Attempts, &c.d.Generation,
-			&c.ep.ID, &c.ep.URL, &c.ep.SecretCiphertext,
+			&c.ep.ID, &c.ep.URL, &c.ep.SecretCiphertext, &c.agentConn,
 			&c.ev.ID, &c.ev.Type, &c.ev.ListingID, &c.ev.OrderID, &c.ev.Data, &c.ev.CreatedAt, &c.ev.Traceparent)
 		c.d.EndpointID, c.d.EventID = c.ep.ID, c.ev.ID
 		return c, err

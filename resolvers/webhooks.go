@@ -197,7 +197,8 @@ func (r *Resolver) CreateWebhook(ctx context.Context, in model.CreateWebhookInpu
 		if _, err := tx.ExecContext(ctx, "SELECT 1 FROM accounts WHERE id = ? FOR UPDATE", p.AccountID); err != nil {
 			return err
 		}
-		n, err := tx.NewSelect().Table("webhook_endpoints").Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").Count(ctx)
+		n, err := tx.NewSelect().Table("webhook_endpoints").Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").
+			Where("agent_connection_id IS NULL").Count(ctx)
 		if err != nil {
 			return err
 		}
@@ -214,10 +215,13 @@ func (r *Resolver) CreateWebhook(ctx context.Context, in model.CreateWebhookInpu
 	return &model.CreatedWebhookEndpoint{WebhookEndpoint: *toEndpointModel(e), Secret: secret}, nil
 }
 
-// loadEndpoint finds a live endpoint of the caller. Errors: not_found.
+// loadEndpoint finds a live endpoint of the caller, one of the seller's
+// own: an agent connection's endpoint is the connection's (agent
+// connections.go), not found here. Errors: not_found.
 func (r *Resolver) loadEndpoint(ctx context.Context, idb bun.IDB, accountID, id string, lock bool) (*db.WebhookEndpoint, error) {
 	e := new(db.WebhookEndpoint)
-	q := idb.NewSelect().Model(e).Where("id = ?", id).Where("account_id = ?", accountID).Where("deleted_at IS NULL")
+	q := idb.NewSelect().Model(e).Where("id = ?", id).Where("account_id = ?", accountID).Where("deleted_at IS NULL").
+		Where("agent_connection_id IS NULL")
 	if lock {
 		q = q.For("UPDATE")
 	}
@@ -255,7 +259,7 @@ func (r *Resolver) Webhooks(ctx context.Context, limit *int, cursor *string) (*m
 	}
 	var rows []*db.WebhookEndpoint
 	q := r.DB.NewSelect().Model(&rows).Where("account_id = ?", p.AccountID).Where("deleted_at IS NULL").
-		OrderExpr("id DESC").Limit(int64(pg.limit + 1))
+		Where("agent_connection_id IS NULL").OrderExpr("id DESC").Limit(int64(pg.limit + 1))
 	if pg.after != "" {
 		q = q.Where("id < ?", pg.after)
 	}
@@ -394,6 +398,13 @@ func (r *Resolver) WebhookEvents(ctx context.Context, id string, delivered *bool
 	if _, err := r.loadEndpoint(ctx, r.DB, p.AccountID, id, false); err != nil {
 		return nil, err
 	}
+	return r.endpointDeliveries(ctx, id, delivered, limit, cursor)
+}
+
+// endpointDeliveries lists the delivery records of an endpoint the caller
+// was found to own, newest first (WebhookEvents, AgentConnectionDeliveries).
+// Errors: validation_error (limit, cursor).
+func (r *Resolver) endpointDeliveries(ctx context.Context, id string, delivered *bool, limit *int, cursor *string) (*model.WebhookEventList, error) {
 	pg, err := parsePage(limit, cursor, "evt")
 	if err != nil {
 		return nil, err
@@ -525,7 +536,8 @@ func (r *Resolver) RedeliverOrder(ctx context.Context, orderID string) (*model.R
 		for _, ev := range evs {
 			var ids []string
 			if err := tx.NewSelect().Table("webhook_endpoints").Column("id").Where("account_id = ?", p.AccountID).
-				Where("status = 'enabled'").Where("deleted_at IS NULL").Where("? = ANY(events)", ev.Type).Scan(ctx, &ids); err != nil {
+				Where("status = 'enabled'").Where("deleted_at IS NULL").Where("agent_connection_id IS NULL").
+				Where("? = ANY(events)", ev.Type).Scan(ctx, &ids); err != nil {
 				return err
 			}
 			if len(ids) == 0 {

@@ -117,7 +117,7 @@ func (d *mcpDriver) Execute(t *testing.T, res map[string]any, values map[string]
 		input, ok := args["input"].(map[string]any)
 		require.True(t, ok, "inputs name paths into arguments.input: %v", args)
 		for name, v := range values {
-			setPath(t, input, name, v)
+			setPath(t, input, graphQLPath(name), v)
 		}
 	}
 	return d.call(t, m["tool"].(string), args)

@@ -60,6 +60,21 @@ var agentAnswers = map[string]any{
 	"value":                 "Your pattern code: SOCK-2026",
 	"deliverables[0].type":  "text",
 	"deliverables[0].value": "Your pattern code: SOCK-2026",
+	// offer_to_agents (CONTRACT §25): the agent platform's name and webhook URL.
+	"name":        "Shopping Assistant",
+	"webhook_url": "https://agents.example.com/acp/webhooks",
+}
+
+// graphQLPath is an input's path as GraphQL (and MCP, its arguments) spell
+// it: each field in camelCase (webhook_url is webhookUrl).
+func graphQLPath(name string) string {
+	parts := strings.Split(name, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 func TestAgentFollowsReadinessOverREST(t *testing.T) {
@@ -443,7 +458,7 @@ func (d *graphQLDriver) Execute(t *testing.T, res map[string]any, values map[str
 		input, ok := vars["input"].(map[string]any)
 		require.True(t, ok, "inputs name paths into variables.input: %v", vars)
 		for name, v := range values {
-			setPath(t, input, name, v)
+			setPath(t, input, graphQLPath(name), v)
 		}
 	}
 	return d.post(t, g["query"].(string), vars)

@@ -196,7 +196,7 @@ func TestGraphQLSchemaIsDescribedAndTyped(t *testing.T) {
 		nodes = append(nodes, p.Name)
 	}
 	require.ElementsMatch(t, []string{"Account", "Listing", "Deliverable", "Order", "Customer", "WebhookEndpoint", "Event", "ApiKey", "File", "Review", "Discount",
-		"LicenseKey", "Membership"}, nodes)
+		"LicenseKey", "Membership", "AgentConnection"}, nodes)
 	for _, q := range []string{"node", "nodes"} {
 		fieldOf(t, s.types["Query"], q)
 	}

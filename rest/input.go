@@ -36,18 +36,19 @@ import (
 // pathIDPrefixes is the id prefix of a path parameter, by the collection
 // segment before it (/v1/orders/{id} → ord).
 var pathIDPrefixes = map[string]string{
-	"accounts":     "acc",
-	"activations":  "act",
-	"api-keys":     "key",
-	"customers":    "cus",
-	"deliverables": "del",
-	"discounts":    "dsc",
-	"events":       "evt",
-	"license-keys": "lic",
-	"listings":     "lst",
-	"memberships":  "mem",
-	"orders":       "ord",
-	"webhooks":     "wh",
+	"accounts":          "acc",
+	"activations":       "act",
+	"agent-connections": "acn",
+	"api-keys":          "key",
+	"customers":         "cus",
+	"deliverables":      "del",
+	"discounts":         "dsc",
+	"events":            "evt",
+	"license-keys":      "lic",
+	"listings":          "lst",
+	"memberships":       "mem",
+	"orders":            "ord",
+	"webhooks":          "wh",
 }
 
 // pathIDs maps each {param} of a route path to its id prefix. It panics on

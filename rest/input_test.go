@@ -31,9 +31,11 @@ var exampleBodies = map[string]map[string]any{
 	"POST /v1/api-keys":         {"name": "ci", "scope": "full", "expires_at": "2030-01-01T00:00:00Z"},
 	"PUT /v1/account": {"ga_measurement_id": "G-ABCDEFGHIJ", "display_name": "Ann", "processor_test_key": "sk_test_x",
 		"notify_orders": true},
-	"PUT /v1/store":         {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
-	"POST /v1/account/plan": {"plan": "growth"},
-	"POST /v1/webhooks":     {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
+	"PUT /v1/store":                    {"display_name": "Ann", "bio": "Hello", "avatar": "file_x", "slug": "ann"},
+	"POST /v1/account/plan":            {"plan": "growth"},
+	"POST /v1/webhooks":                {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"}},
+	"POST /v1/agent-connections":       {"name": "Platform", "webhook_url": "https://example.com/acp"},
+	"PATCH /v1/agent-connections/{id}": {"name": "Platform", "webhook_url": "https://example.com/acp", "status": "disabled"},
 	"PUT /v1/webhooks/{id}": {"url": "https://example.com/hook", "name": "hook", "events": []any{"order.paid"},
 		"status": "enabled"},
 	"POST /v1/orders/{id}/fulfill": {"note": "thanks", "deliverables": []any{
@@ -116,6 +118,8 @@ func pathIDPrefix(t *testing.T, path, param string) string {
 				return "act"
 			case "memberships":
 				return "mem"
+			case "agent-connections":
+				return "acn"
 			}
 		}
 	}
@@ -240,7 +244,7 @@ func TestInputBoundaryJSONStrings(t *testing.T) {
 		name := rt.Method + " " + rt.Path
 		body, ok := exampleBodies[name]
 		if !ok {
-			if rt.Method == http.MethodPost || rt.Method == http.MethodPut {
+			if rt.Method == http.MethodPost || rt.Method == http.MethodPut || rt.Method == http.MethodPatch {
 				_, listed := routesWithoutJSONBody[name]
 				require.True(t, listed, "%s: add an example body to exampleBodies (or say why it has none)", name)
 			}

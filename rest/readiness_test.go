@@ -23,6 +23,8 @@ func TestSellableAgreesWithProductPage(t *testing.T) {
 	connectSandbox(t, env, acc.Key)
 	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Agreeing " + testkit.Unique(), "price": 900})
 	id, slug := l["id"].(string), l["slug"].(string)
+	// Offered to agents already: offer_to_agents (suggested) is not what this test is about.
+	createAgentConnection(t, env, acc.Key, "Platform")
 	exec := func(sql string) {
 		_, err := env.Server.DB.Pool.Exec(context.Background(), sql+" WHERE id = $1", acc.ID)
 		require.NoError(t, err)

@@ -126,6 +126,12 @@ var Routes = []Route{
 	{Method: "POST", Path: "/v1/webhooks/{id}/events/{event_id}/retry", Handler: (*API).retryWebhookEvent, Group: "webhooks", GraphQL: "Mutation.retryWebhookEvent"},
 	{Method: "POST", Path: "/v1/webhooks/{id}/test", Handler: (*API).testWebhook, Group: "webhooks", GraphQL: "Mutation.testWebhook"},
 
+	{Method: "GET", Path: "/v1/agent-connections", Handler: (*API).listAgentConnections, Group: "agent_connections", GraphQL: "Account.agentConnections"},
+	{Method: "POST", Path: "/v1/agent-connections", Handler: (*API).createAgentConnection, Group: "agent_connections", GraphQL: "Mutation.createAgentConnection"},
+	{Method: "GET", Path: "/v1/agent-connections/{id}", Handler: (*API).getAgentConnection, Group: "agent_connections", GraphQL: "Query.agentConnection"},
+	{Method: "PATCH", Path: "/v1/agent-connections/{id}", Handler: (*API).updateAgentConnection, Group: "agent_connections", GraphQL: "Mutation.updateAgentConnection"},
+	{Method: "DELETE", Path: "/v1/agent-connections/{id}", Handler: (*API).deleteAgentConnection, Group: "agent_connections", GraphQL: "Mutation.deleteAgentConnection"},
+
 	{Method: "GET", Path: "/v1/discounts", Handler: (*API).listDiscounts, Group: "discounts", GraphQL: "Account.discounts"},
 	{Method: "POST", Path: "/v1/discounts", Handler: (*API).createDiscount, Group: "discounts", GraphQL: "Mutation.createDiscount"},
 	{Method: "GET", Path: "/v1/discounts/{id}", Handler: (*API).getDiscount, Group: "discounts", GraphQL: "Query.discount"},
@@ -190,11 +196,13 @@ type Field struct {
 // GraphQLOnly lists the GraphQL fields that have no REST route.
 var GraphQLOnly = []Field{
 	{GraphQL: "Query.node", Group: "default", GroupOf: nodeGroup,
-		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, lic_ license_keys, mem_ memberships, any other default"},
+		Note: "charged to the group of the id's prefix: lst_/del_/rev_ listings, ord_ orders, wh_ webhooks, evt_ events, dsc_ discounts, lic_ license_keys, mem_ memberships, acn_ agent_connections, any other default"},
 	{GraphQL: "Query.nodes", Group: "default", Note: "once per field, whatever the number of ids"},
 	{GraphQL: "Subscription.events", Note: "not charged per field: the subscription has its own connection limit"},
 	{GraphQL: "Mutation.signIn", Group: "default", Note: "the console's sign-in (sets the session cookie); per client IP"},
 	{GraphQL: "Mutation.signOut", Group: "default", Note: "the console's sign-out (clears the session cookie)"},
+	{GraphQL: "AgentConnection.deliveries", Group: "agent_connections",
+		Note: "an agent connection's webhook delivery log (CONTRACT §25 gives the connection no REST route for it): GraphQL, the console and MCP"},
 	{GraphQL: "Account.requestLog", Group: "default",
 		Note: "the seller's request log (issue 29; no section of CONTRACT gives it a REST route): GraphQL, the console and MCP's viewer tool"},
 }
@@ -218,6 +226,8 @@ func nodeGroup(args map[string]any) string {
 		return "license_keys"
 	case "mem":
 		return "memberships"
+	case "acn":
+		return "agent_connections"
 	}
 	return "default"
 }

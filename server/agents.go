@@ -91,6 +91,14 @@ Discount codes: create_discount (POST {base}/v1/discounts) makes a code; its rea
 buyers can use it now (usable) and what to do otherwise; its share_url opens the product page (or
 the store page) with the code applied.
 
+## Buyers' agents: the Agentic Commerce Protocol
+
+Every store is buyable by a buyer's agent through the Agentic Commerce Protocol (ACP, version
+2026-04-17): discovery at {base}/.well-known/acp.json, checkout sessions at {base}/acp
+(create, update, retrieve, complete, cancel) and the same five tools over MCP at {base}/acp/mcp.
+The agent platform authenticates with the token of an agent connection the seller creates
+(POST {base}/v1/agent-connections), not with an API key. Guide: {base}/docs/acp.md
+
 ## How the store is doing
 
 GET {base}/v1/analytics?from=&to=&interval= (GraphQL viewer { analytics(…) }, MCP analytics): revenue,
@@ -117,5 +125,7 @@ filters of their lists); GET /v1/orders, /v1/customers and /v1/listings take que
   against {base}/.well-known/jwks.json, with a complete Go client.
 - [Memberships]({base}/docs/memberships.md): listings billed by the month or the year, trials,
   renewals and retries, cancel and resume, the membership events, and the sandbox's advance.
+- [Buyers' agents (ACP)]({base}/docs/acp.md): discovery, the agent connection's token, ACP's
+  headers, idempotency and errors, a sandbox purchase end to end with curl.
 - [Error codes]({base}/errors/validation_error): each problem type has a page at /errors/{code}.
 `

@@ -397,6 +397,9 @@ func (s *Server) routes() http.Handler {
 	// The keys that verify license tokens offline (licensing.go).
 	r.Get("/.well-known/jwks.json", s.jwks(ps))
 
+	// The Agentic Commerce Protocol (CONTRACT §25): discovery, /acp (REST
+	// and MCP), the sandbox's delegate payment (package acp).
+	s.acpRoutes(r, api)
 	api.Routes(r)
 	site := &pages.Site{Resolver: s.Resolver, Log: s.Log, Problems: ps.Write}
 	site.Routes(r)

@@ -177,7 +177,57 @@ func Deliver(ctx context.Context, client *http.Client, rawURL, secret, msgID str
 	if err != nil {
 		return fail(err)
 	}
+	return post(ctx, client, u, hdr, body, now, start, a)
+}
 
+// DeliverACP makes one delivery attempt to an agent platform (ACP's order
+// webhooks, CONTRACT §25): as Deliver, but signed with Merchant-Signature
+// (MerchantSignature: the HMAC of "{t}.{body}" keyed with secret as it
+// is) instead of Standard Webhooks' headers, and with Request-Id (msgID)
+// and Timestamp (now, RFC 3339) as ACP's webhook API names them.
+func DeliverACP(ctx context.Context, client *http.Client, rawURL, secret, msgID string, body []byte, now time.Time) Attempt {
+	start := time.Now()
+	limit := Timeout
+	if client != nil && client.Timeout > 0 && client.Timeout < limit {
+		limit = client.Timeout
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		if left := dl.Sub(start); left < limit {
+			limit = left
+		}
+	}
+	a := Attempt{limit: limit}
+	fail := func(err error) Attempt {
+		a.Err = err
+		a.Duration = time.Since(start)
+		return a
+	}
+	if client == nil {
+		return fail(errNilClient)
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fail(errInvalidURL)
+	}
+	if secret == "" {
+		return fail(errBadSecret)
+	}
+	h := make(http.Header, 5)
+	h.Set(HeaderMerchantSignature, MerchantSignature(secret, now, body))
+	h.Set("Request-Id", msgID)
+	h.Set("Timestamp", now.UTC().Format(time.RFC3339))
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", UserAgent)
+	return post(ctx, client, u, h, body, now, start, a)
+}
+
+// post sends one attempt's request (see Deliver).
+func post(ctx context.Context, client *http.Client, u *url.URL, hdr http.Header, body []byte, now, start time.Time, a Attempt) Attempt {
+	fail := func(err error) Attempt {
+		a.Err = err
+		a.Duration = time.Since(start)
+		return a
+	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))

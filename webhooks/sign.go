@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -17,7 +18,22 @@ const (
 	HeaderTimestamp = "webhook-timestamp"
 	HeaderSignature = "webhook-signature"
 	UserAgent       = "commerce-webhooks/1"
+	// HeaderMerchantSignature signs a delivery to an agent platform (ACP).
+	HeaderMerchantSignature = "Merchant-Signature"
 )
+
+// MerchantSignature is the Merchant-Signature value of an ACP webhook
+// (CONTRACT §25): "t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}",
+// keyed with the webhook secret's bytes as the agent platform was shown
+// them (the whole string, prefix included).
+func MerchantSignature(secret string, ts time.Time, body []byte) string {
+	t := strconv.FormatInt(ts.Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write([]byte(t))
+	mac.Write([]byte{'.'})
+	mac.Write(body)
+	return "t=" + t + ",v1=" + hex.EncodeToString(mac.Sum(nil))
+}
 
 // signingKey is the HMAC key of a secret: the standard base64 decoding of
 // the part after "whsec_". The prefix is required: every secret NewSecret

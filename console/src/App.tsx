@@ -18,6 +18,7 @@ import { MembershipScreen, Memberships } from './screens/Memberships';
 import { DiscountScreen, Discounts } from './screens/Discounts';
 import { LicenseKeyScreen, LicenseKeys } from './screens/LicenseKeys';
 import { Webhooks } from './screens/Webhooks';
+import { Agents } from './screens/Agents';
 import { Events } from './screens/Events';
 import { ApiKeys } from './screens/ApiKeys';
 import { Requests } from './screens/Requests';
@@ -34,6 +35,7 @@ const nav: { to: string; label: string }[] = [
   { to: '/memberships', label: 'Memberships' },
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/agents', label: 'Agents' },
   { to: '/events', label: 'Events' },
   { to: '/api-keys', label: 'API keys' },
   { to: '/requests', label: 'Requests' },
@@ -59,6 +61,7 @@ function route(path: string) {
   if (path === '/customers') return <Customers />;
   if ((m = path.match(/^\/customers\/([^/]+)$/))) return <CustomerScreen id={decodeURIComponent(m[1])} />;
   if (path === '/webhooks') return <Webhooks />;
+  if (path === '/agents') return <Agents />;
   if (path === '/events') return <Events />;
   if (path === '/api-keys') return <ApiKeys />;
   if (path === '/requests') return <Requests />;

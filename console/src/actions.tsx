@@ -38,6 +38,7 @@ const controlText: Record<string, string> = {
   EXTEND_DISCOUNT: 'Extend it by 30 days',
   RAISE_DISCOUNT_LIMIT: 'Allow 100 more',
   AWAIT_DISCOUNT_START: 'Check again',
+  OFFER_TO_AGENTS: 'Connect an agent platform',
 };
 
 export function ActionControl({ action, onDone }: { action: ActionFieldsFragment; onDone?: () => void }) {
@@ -145,6 +146,9 @@ export function ActionControl({ action, onDone }: { action: ActionFieldsFragment
       );
       break;
     }
+    case 'OFFER_TO_AGENTS':
+      control = <Link className="button" to="/agents">{text}</Link>;
+      break;
     case 'CONFIGURE_FULFILLMENT': {
       const id = idIn(r.endpoint, /^\/v1\/listings\/([^/]+)\/deliverables/);
       control = <Link className="button" to={id ? `/listings/${id}#deliverables` : '/listings'}>{text}</Link>;

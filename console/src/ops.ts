@@ -347,6 +347,47 @@ export const WebhooksQuery = graphql(`
   }
 `);
 
+export const AgentConnectionsQuery = graphql(`
+  query AgentConnections {
+    viewer {
+      id
+      agentConnections(first: 20) {
+        edges {
+          node {
+            id
+            name
+            webhookUrl
+            status
+            createdAt
+            lastUsedAt
+            deliveries(first: 10) {
+              edges {
+                node { id type status attempts lastStatusCode lastError nextAttemptAt deliveredAt failedAt createdAt }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CreateAgentConnection = graphql(`
+  mutation CreateAgentConnection($input: CreateAgentConnectionInput!) {
+    createAgentConnection(input: $input) { id name webhookUrl status token webhookSecret }
+  }
+`);
+
+export const UpdateAgentConnection = graphql(`
+  mutation UpdateAgentConnection($id: ID!, $input: UpdateAgentConnectionInput!) {
+    updateAgentConnection(id: $id, input: $input) { id name webhookUrl status }
+  }
+`);
+
+export const DeleteAgentConnection = graphql(`
+  mutation DeleteAgentConnection($id: ID!) { deleteAgentConnection(id: $id) }
+`);
+
 export const CreateWebhook = graphql(`
   mutation CreateWebhook($input: CreateWebhookInput!) {
     createWebhook(input: $input) { id url name events status secret }

@@ -80,13 +80,14 @@ const (
 	ActionCodeExtendDiscount       ActionCode = "extend_discount"       // Give an expired discount code a later end.
 	ActionCodeRaiseDiscountLimit   ActionCode = "raise_discount_limit"  // Raise the limit of a discount code that paid orders used up.
 	ActionCodeAwaitDiscountStart   ActionCode = "await_discount_start"  // Wait for a scheduled discount code to start, then read it again.
+	ActionCodeOfferToAgents        ActionCode = "offer_to_agents"       // Connect an agent platform so buyers' agents can buy the listings (CONTRACT §25).
 )
 
 // Valid reports whether v is one of the values of ActionCode.
 func (v ActionCode) Valid() bool {
 	switch v {
 	case ActionCodeConnectStripe, ActionCodeEnableCharges, ActionCodeUpdateBilling, ActionCodeWebhookDisabled, ActionCodeWebhookFailing, ActionCodeFulfillOrder, ActionCodePublishListing, ActionCodeConfigureFulfillment,
-		ActionCodeEnableDiscount, ActionCodeExtendDiscount, ActionCodeRaiseDiscountLimit, ActionCodeAwaitDiscountStart:
+		ActionCodeEnableDiscount, ActionCodeExtendDiscount, ActionCodeRaiseDiscountLimit, ActionCodeAwaitDiscountStart, ActionCodeOfferToAgents:
 		return true
 	}
 	return false

@@ -51,6 +51,12 @@ type Order struct {
 	// period of, null on a one-time order (CONTRACT §26).
 	MembershipID  *string        `json:"membership_id"`
 	BillingReason *BillingReason `json:"billing_reason"`
+	// Source is where the order came from: "checkout" (the product page,
+	// the checkout API) or "acp" (a buyer's agent, CONTRACT §25).
+	Source string `json:"source"`
+	// AgentConnectionID is the agent connection (acn_…) that made an
+	// "acp" order; null otherwise.
+	AgentConnectionID *string `json:"agent_connection_id"`
 }
 
 // OrderDiscount is the discount code an order was bought with: the

@@ -145,9 +145,10 @@ func refundKey(orderID string) string { return "commerce-refund-" + orderID }
 // membership's order (req.MembershipID set) was paid by its subscription's
 // invoice on the connected account, a direct charge: it is refunded there
 // (the Stripe-Account header), with the application fee refunded and no
-// transfer to reverse.
+// transfer to reverse. So is an ACP order (req.OnConnectedAccount): its
+// delegated payment was a direct charge there (ChargeAgentPayment).
 func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) error {
-	direct := req.MembershipID != "" && req.APIKey == ""
+	direct := (req.MembershipID != "" || req.OnConnectedAccount) && req.APIKey == ""
 	switch {
 	case req.OrderID == "":
 		return errors.New("stripe: refund: the order id is required")
@@ -156,7 +157,7 @@ func (p *Processor) Refund(ctx context.Context, req processor.RefundRequest) err
 	case req.Amount < 0:
 		return fmt.Errorf("stripe: refund %s: the amount %d is negative", req.OrderID, req.Amount)
 	case direct && req.ProcessorAccountID == "":
-		return fmt.Errorf("stripe: refund %s: the connected account of membership %s is required", req.OrderID, req.MembershipID)
+		return fmt.Errorf("stripe: refund %s: the seller's connected account is required (a direct charge)", req.OrderID)
 	}
 	params := &stripego.RefundParams{
 		PaymentIntent:        stripego.String(req.PaymentIntentID),
