@@ -716,6 +716,23 @@ func TestConformanceRefusals(t *testing.T) {
 	require.True(t, hasMessage(cs, "not_found", "$.line_items[0].id"), "%s", r.body)
 	require.NotEqual(t, "ready_for_payment", cs["status"])
 
+	// An unknown discount code: the session stays usable, and a warning
+	// names the code's ACP rejection reason at its path, as the discount
+	// extension's rejected list does.
+	r, cs = s.create(t, map[string]any{"line_items": []any{map[string]any{"id": s.listingID, "quantity": 1}}, "currency": "usd",
+		"discounts": map[string]any{"codes": []string{"NO-SUCH-CODE"}}, "capabilities": map[string]any{}})
+	rejected := cs["discounts"].(map[string]any)["rejected"].([]any)
+	require.Len(t, rejected, 1, "%s", r.body)
+	reason := rejected[0].(map[string]any)["reason"]
+	require.Equal(t, "discount_code_invalid", reason)
+	warned := false
+	for _, m := range messages(cs) {
+		if m["type"] == "warning" && m["code"] == reason && m["param"] == "$.discounts.codes[0]" {
+			warned = true
+		}
+	}
+	require.True(t, warned, "a warning with the rejection's code: %s", r.body)
+
 	// Disabled: 401 at once, REST and MCP.
 	id = ready()
 	p := env.Do(testkit.Request{Method: "PATCH", Path: "/v1/agent-connections/" + s.connID, Key: s.acc.Key, Body: map[string]any{"status": "disabled"}})

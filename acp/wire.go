@@ -107,7 +107,7 @@ type selectedOption struct {
 	ItemIDs  []string `json:"item_ids"`
 }
 
-// message is MessageError (Code set) or MessageInfo.
+// message is MessageError or MessageWarning (Code set), or MessageInfo.
 type message struct {
 	Type        string `json:"type"`
 	Code        string `json:"code,omitempty"`
@@ -263,9 +263,10 @@ func sessionJSON(c *resolvers.AgentCheckout, docsURL string) session {
 		total{Type: "total", DisplayText: "Total", Amount: t.Total})
 	for _, m := range c.Messages {
 		msg := message{Type: m.Type, Param: m.Param, Resolution: m.Resolution, ContentType: "plain", Content: m.Content}
-		if m.Type == "error" {
+		switch m.Type {
+		case "error", "warning": // MessageError, MessageWarning: a code each
 			msg.Code = m.Code
-		} else {
+		default:
 			msg.Type = "info"
 		}
 		out.Messages = append(out.Messages, msg)
