@@ -313,6 +313,7 @@ func TestTableHasContractGroups(t *testing.T) {
 		"library_sign_in_ip":    {20, time.Hour},        // CONTRACT §21: sign-in requests per client IP
 		"exports":               {10, time.Minute},      // CONTRACT §23: the CSV exports (docs/decisions.md)
 		"agent_connections":     {60, time.Minute},      // CONTRACT §25: the seller's agent connections, as webhooks
+		"acp":                   {600, time.Minute},     // CONTRACT §25: requests per agent connection under /acp
 		"default":               {120, time.Minute},
 	}
 	require.Len(t, ratelimit.Groups, len(want))
