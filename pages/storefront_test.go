@@ -253,29 +253,40 @@ func TestSitemapIndex(t *testing.T) {
 		want = append(want, env.URL+"/p/"+l["slug"].(string))
 	}
 	want = append(want, env.URL+"/s/"+s.Slug)
-	resp, body := send(t, env, "GET", "/sitemap.xml", "", nil)
-	require.Equal(t, 200, resp.StatusCode)
-	var idx sitemapIndex
-	require.NoError(t, xml.Unmarshal([]byte(body), &idx), body)
-	// Other tests' stores share the database: at least three pages of
-	// products and one of stores.
-	require.GreaterOrEqual(t, len(idx.Sitemaps), 4, "%s", body)
-	var got []string
-	for _, sm := range idx.Sitemaps {
-		resp, part := send(t, env, "GET", sm.Loc, "", nil)
-		require.Equal(t, 200, resp.StatusCode, sm.Loc)
-		l := locs(t, part)
-		require.LessOrEqual(t, len(l), 2)
-		got = append(got, l...)
+	// Other tests' stores share the database, and a listing another test
+	// is publishing may commit, under an id older than these, between the
+	// index and its files (the last file then holds it instead of ours):
+	// a walk that misses one of ours is taken again, a few times at most.
+	var missing string
+	for range 5 {
+		resp, body := send(t, env, "GET", "/sitemap.xml", "", nil)
+		require.Equal(t, 200, resp.StatusCode)
+		var idx sitemapIndex
+		require.NoError(t, xml.Unmarshal([]byte(body), &idx), body)
+		// At least three pages of products and one of stores.
+		require.GreaterOrEqual(t, len(idx.Sitemaps), 4, "%s", body)
+		seen := map[string]bool{}
+		for _, sm := range idx.Sitemaps {
+			resp, part := send(t, env, "GET", sm.Loc, "", nil)
+			require.Equal(t, 200, resp.StatusCode, sm.Loc)
+			l := locs(t, part)
+			require.LessOrEqual(t, len(l), 2)
+			for _, g := range l {
+				require.False(t, seen[g], "%s twice", g)
+				seen[g] = true
+			}
+		}
+		missing = ""
+		for _, w := range want {
+			if !seen[w] {
+				missing = w
+			}
+		}
+		if missing == "" {
+			break
+		}
 	}
-	seen := map[string]bool{}
-	for _, g := range got {
-		require.False(t, seen[g], "%s twice", g)
-		seen[g] = true
-	}
-	for _, w := range want {
-		require.True(t, seen[w], "%s missing", w)
-	}
-	resp, _ = send(t, env, "GET", "/sitemap/products.xml?after=nonsense", "", nil)
+	require.Empty(t, missing, "a page missing from the sitemap")
+	resp, _ := send(t, env, "GET", "/sitemap/products.xml?after=nonsense", "", nil)
 	require.Equal(t, 404, resp.StatusCode)
 }

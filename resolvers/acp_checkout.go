@@ -195,7 +195,7 @@ func (s *acpSession) open() bool { return s.Status == AgentNotReady || s.Status 
 // $.line_items[N].id / .quantity; $.currency; $.buyer.*;
 // $.discounts.codes), not_found (the seller's account is gone), conflict.
 func (r *Resolver) CreateAgentCheckout(ctx context.Context, p AgentPrincipal, in AgentCheckoutInput) (*AgentCheckout, error) {
-	if in.Items == nil || len(in.Items) == 0 {
+	if len(in.Items) == 0 {
 		return nil, problem.Validation("$.line_items", "A checkout session needs one line item: the listing id (lst_…) as its id.")
 	}
 	if err := checkAgentInput(in, true); err != nil {
