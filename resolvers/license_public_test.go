@@ -697,8 +697,15 @@ func TestLicenseEvents(t *testing.T) {
 		mu.Unlock()
 	}
 	require.Len(t, license, 2)
-	for i, typ := range []string{"license_key.activated", "license_key.deactivated"} {
-		ev := license[i].body
+	// The dispatcher may post one endpoint's events concurrently: they
+	// are found by type, not by arrival.
+	byType := map[any]map[string]any{}
+	for _, h := range license {
+		byType[h.body["type"]] = h.body
+	}
+	for _, typ := range []string{"license_key.activated", "license_key.deactivated"} {
+		ev := byType[typ]
+		require.NotNil(t, ev, "%s delivered", typ)
 		require.Equal(t, typ, ev["type"])
 		require.Equal(t, k.OrderID, ev["order_id"])
 		require.Equal(t, f.listingID, ev["listing_id"])
@@ -712,7 +719,7 @@ func TestLicenseEvents(t *testing.T) {
 		require.Equal(t, actID, a["id"])
 		require.Equal(t, "hooked", a["fingerprint"])
 		require.Equal(t, "Hooked", a["label"])
-		if i == 0 {
+		if typ == "license_key.activated" {
 			require.Equal(t, 1.0, data["activations_count"])
 			require.Len(t, data["activations"], 1)
 		} else {
