@@ -149,35 +149,7 @@ func errorText(err error, limit time.Duration) string {
 // header (delay-seconds, or an HTTP-date taken relative to now plus the
 // time elapsed) sets RetryAfter.
 func Deliver(ctx context.Context, client *http.Client, rawURL, secret, msgID string, body []byte, now time.Time) Attempt {
-	start := time.Now()
-	limit := Timeout
-	if client != nil && client.Timeout > 0 && client.Timeout < limit {
-		limit = client.Timeout
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		if left := dl.Sub(start); left < limit {
-			limit = left
-		}
-	}
-	a := Attempt{limit: limit}
-	fail := func(err error) Attempt {
-		a.Err = err
-		a.Duration = time.Since(start)
-		return a
-	}
-
-	if client == nil {
-		return fail(errNilClient)
-	}
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return fail(errInvalidURL)
-	}
-	hdr, err := Headers(secret, msgID, now, body)
-	if err != nil {
-		return fail(err)
-	}
-	return post(ctx, client, u, hdr, body, now, start, a)
+	return attempt(ctx, client, rawURL, body, now, func() (http.Header, error) { return Headers(secret, msgID, now, body) })
 }
 
 // DeliverACP makes one delivery attempt to an agent platform (ACP's order
@@ -186,6 +158,23 @@ func Deliver(ctx context.Context, client *http.Client, rawURL, secret, msgID str
 // is) instead of Standard Webhooks' headers, and with Request-Id (msgID)
 // and Timestamp (now, RFC 3339) as ACP's webhook API names them.
 func DeliverACP(ctx context.Context, client *http.Client, rawURL, secret, msgID string, body []byte, now time.Time) Attempt {
+	return attempt(ctx, client, rawURL, body, now, func() (http.Header, error) {
+		if secret == "" {
+			return nil, errBadSecret
+		}
+		h := make(http.Header, 5)
+		h.Set(HeaderMerchantSignature, MerchantSignature(secret, now, body))
+		h.Set("Request-Id", msgID)
+		h.Set("Timestamp", now.UTC().Format(time.RFC3339))
+		h.Set("Content-Type", "application/json")
+		h.Set("User-Agent", UserAgent)
+		return h, nil
+	})
+}
+
+// attempt is one delivery attempt (Deliver, DeliverACP): the time limit,
+// the URL's check, the signed headers from headers, then post.
+func attempt(ctx context.Context, client *http.Client, rawURL string, body []byte, now time.Time, headers func() (http.Header, error)) Attempt {
 	start := time.Now()
 	limit := Timeout
 	if client != nil && client.Timeout > 0 && client.Timeout < limit {
@@ -209,16 +198,11 @@ func DeliverACP(ctx context.Context, client *http.Client, rawURL, secret, msgID 
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return fail(errInvalidURL)
 	}
-	if secret == "" {
-		return fail(errBadSecret)
+	hdr, err := headers()
+	if err != nil {
+		return fail(err)
 	}
-	h := make(http.Header, 5)
-	h.Set(HeaderMerchantSignature, MerchantSignature(secret, now, body))
-	h.Set("Request-Id", msgID)
-	h.Set("Timestamp", now.UTC().Format(time.RFC3339))
-	h.Set("Content-Type", "application/json")
-	h.Set("User-Agent", UserAgent)
-	return post(ctx, client, u, h, body, now, start, a)
+	return post(ctx, client, u, hdr, body, now, start, a)
 }
 
 // post sends one attempt's request (see Deliver).
