@@ -44,10 +44,15 @@ func TestUploadCleanupAndBlobDeletion(t *testing.T) {
 		require.NoError(t, err)
 		return ok
 	}
-	require.Eventually(t, func() bool { return !exists("file_expired" + suffix) }, 10*time.Second, 50*time.Millisecond)
-	var n int
-	require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, "SELECT count(*) FROM files WHERE token LIKE $1", "%"+suffix).Scan(&n))
-	require.Equal(t, 2, n, "the expired unused row is gone, the others stay")
+	// The job deletes the content, then the row: both are waited for.
+	rows := func() int {
+		var n int
+		require.NoError(t, env.Server.DB.Pool.QueryRow(ctx, "SELECT count(*) FROM files WHERE token LIKE $1", "%"+suffix).Scan(&n))
+		return n
+	}
+	require.Eventually(t, func() bool { return !exists("file_expired"+suffix) && rows() == 2 }, 10*time.Second, 50*time.Millisecond,
+		"the expired unused upload and its row are gone")
+	require.Equal(t, 2, rows(), "the others stay")
 	require.True(t, exists("file_live"+suffix))
 	require.True(t, exists("file_used"+suffix))
 

@@ -107,7 +107,11 @@ func TestMerchantSignature(t *testing.T) {
 
 func TestAgentConnectionWebhooks(t *testing.T) {
 	t.Parallel()
-	env := testkit.New(t)
+	// Its own workers post the deliveries, with the package's fast retries:
+	// a manual DeliverDue round here would claim any test's due records
+	// (the package shares one database), retry them on the default
+	// schedule, and wait behind slow receivers of other tests.
+	env := testkit.New(t, testkit.WithWorkers(), fastRetries)
 	ctx := context.Background()
 	r := env.Server.Resolver
 	acc := env.NewAccount()
@@ -157,12 +161,10 @@ func TestAgentConnectionWebhooks(t *testing.T) {
 	require.Equal(t, resolvers.AgentCompleted, c.Status, "%+v", c.Messages)
 	orderID := c.Order.ID
 
-	// deliver runs the due deliveries until the agent platform has n.
+	// deliver waits until the agent platform has n.
 	deliver := func(n int) {
 		t.Helper()
 		ok := assert.Eventually(t, func() bool {
-			_, err := r.DeliverDue(ctx, time.Now(), 100)
-			require.NoError(t, err)
 			bodies, _ := agent.got()
 			return len(bodies) >= n
 		}, 10*time.Second, 50*time.Millisecond)
