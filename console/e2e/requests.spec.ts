@@ -61,16 +61,19 @@ test("the keys' requests, newest first, with status colours and a copyable corre
   deployKeyId = body.id;
   for (let i = 0; i < 30; i++) expect((await api(request, deployKey, 'GET', '/v1/listings?limit=1')).status()).toBe(200);
 
-  // A request appears within a second: refresh until the newest is there.
+  // A request appears within a second: refresh until the newest are there.
+  // The page is full (25 rows) before the last flush lands, so the wait is
+  // for the 30 listings reads, the newest 25 of which fill the first page.
   await expect
     .poll(
       async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.locator('table.requests tbody tr').count();
+        return page.locator('table.requests tbody tr', { hasText: 'GET /v1/listings' }).count();
       },
       { timeout: 15_000 },
     )
     .toBe(25);
+  await expect(page.locator('table.requests tbody tr')).toHaveCount(25);
   const rows = page.locator('table.requests tbody tr');
   // Newest first: CI deploy's listings reads, the query string not shown.
   await expect(rows.first().getByRole('cell').first()).toHaveText('GET /v1/listings');
