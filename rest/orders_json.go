@@ -116,6 +116,16 @@ func appendJSONStringPtr(b []byte, s *string) []byte {
 
 const jsonHex = "0123456789abcdef"
 
+// jsonPlain marks the bytes appendJSONString copies unescaped: ASCII
+// but control characters, '"', '\\', '<', '>' and '&' (a byte of a
+// multi-byte rune is not: the rune is checked whole).
+var jsonPlain = func() (t [256]bool) {
+	for c := byte(0x20); c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString appends s quoted as encoding/json quotes a string: '"',
 // '\\' and control characters escaped (\b \f \n \r \t by name), '<', '>'
 // and '&' as \u003c \u003e \u0026 (HTML-safe, as json.Marshal and
@@ -126,8 +136,13 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if jsonPlain[c] {
+				// Ids, enums, emails: a run of bytes copied as they are,
+				// one table load per byte.
 				i++
+				for i < len(s) && jsonPlain[s[i]] {
+					i++
+				}
 				continue
 			}
 			b = append(b, s[start:i]...)
