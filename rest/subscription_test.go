@@ -19,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"commerce/db"
@@ -695,7 +696,8 @@ func TestSubscriptionErrors(t *testing.T) {
 // fails with rate_limited; a slot is released when its client disconnects.
 func TestSubscriptionConnectionLimit(t *testing.T) {
 	t.Parallel()
-	env := testkit.New(t)
+	prefix := testkit.NewRedisPrefix()
+	env := testkit.New(t, testkit.WithRedisPrefix(prefix))
 	acc := env.NewAccount()
 	first, second := connectWS(t, env.URL, acc.Key), connectWS(t, env.URL, acc.Key)
 	for i := range resolvers.MaxSubscriptionsPerKey {
@@ -705,7 +707,23 @@ func TestSubscriptionConnectionLimit(t *testing.T) {
 			second.subscribe(fmt.Sprint(i), nil)
 		}
 	}
-	first.quiet(300 * time.Millisecond)
+	// The ten hold their slots before the eleventh asks: a quiet wait
+	// alone let a loaded machine register the eleventh before one of the
+	// ten, which was then refused in its place.
+	opts, err := redis.ParseURL(testkit.RedisURL)
+	require.NoError(t, err)
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	held := func() int64 {
+		ctx := context.Background()
+		var n int64
+		for _, k := range rdb.Keys(ctx, prefix+"slots:*").Val() {
+			n += rdb.ZCard(ctx, k).Val()
+		}
+		return n
+	}
+	require.Eventually(t, func() bool { return held() == resolvers.MaxSubscriptionsPerKey }, 10*time.Second, 20*time.Millisecond)
+	first.quiet(0)
 	second.quiet(0)
 
 	third := connectWS(t, env.URL, acc.Key)
