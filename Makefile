@@ -63,7 +63,7 @@ soak: ## Soak: mixed traffic against `commerce serve` for SOAK_DURATION (default
 	scripts/services.sh test -- env COMMERCE_SOAK=1 SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout $(SOAK_TIMEOUT) -run 'TestSoak$$' -v ./soak/
 
 .PHONY: lighthouse
-lighthouse: ## Lighthouse (mobile defaults, Debian's chromium) on a product, store, thank-you and download page: prints the four scores per page, fails below 95
+lighthouse: ## Lighthouse (mobile defaults, Debian's chromium) on a product, store, thank-you and download page: prints the four scores per page, fails below 95 (the median of three runs for a page under it)
 	cd lighthouse && npm ci --no-audit --no-fund --loglevel=error
 	scripts/services.sh test -- env COMMERCE_LIGHTHOUSE=1 CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(GO) test -count=1 -timeout 10m -run 'TestLighthouse$$' -v ./lighthouse/
 

