@@ -71,3 +71,35 @@ func TestCoverSizes(t *testing.T) {
 	resp, _ := send(t, env, "GET", strings.Replace(strings.Split(sizes[0], " ")[0], ".w320.", ".w321.", 1), "", nil)
 	require.Equal(t, 404, resp.StatusCode, "only the offered widths")
 }
+
+// The store page asks for its first card's cover first (the largest paint
+// on a phone, where a card is the screen's width) and leaves the covers
+// below the first screen to load lazily.
+func TestStorePageCoverPriority(t *testing.T) {
+	t.Parallel()
+	env := pagesEnv(t)
+	s := newSeller(t, env, "Priority Shop")
+	for i := range 6 {
+		img := image.NewNRGBA(image.Rect(0, 0, 64, 48))
+		img.SetNRGBA(i, i, color.NRGBA{200, 10, 10, 255})
+		var pngBytes, body bytes.Buffer
+		require.NoError(t, png.Encode(&pngBytes, img))
+		mw := multipart.NewWriter(&body)
+		require.NoError(t, mw.WriteField("purpose", "cover"))
+		part, err := mw.CreateFormFile("file", "cover.png")
+		require.NoError(t, err)
+		_, _ = part.Write(pngBytes.Bytes())
+		require.NoError(t, mw.Close())
+		up := env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: s.Key, Body: body.Bytes(),
+			Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
+		require.Equal(t, 201, up.Status, "%s", up.Body)
+		publish(t, env, s.Key, map[string]any{"title": "Card " + string(rune('A'+i)), "price": 900, "cover": up.JSON(t)["token"],
+			"deliverables": []map[string]any{{"type": "text", "value": "x"}}})
+	}
+	imgs := regexp.MustCompile(`<li class="card"><a [^>]*><img [^>]*>`).FindAllString(page(t, env, "/s/"+s.Slug, ""), -1)
+	require.Len(t, imgs, 6)
+	for i, tag := range imgs {
+		require.Equal(t, i == 0, strings.Contains(tag, `fetchpriority="high"`), "card %d: %s", i, tag)
+		require.Equal(t, i >= 4, strings.Contains(tag, `loading="lazy"`), "card %d: %s", i, tag)
+	}
+}
