@@ -18,6 +18,23 @@ import (
 	"commerce/testkit"
 )
 
+// uploadCover uploads img as a PNG cover and returns its file token.
+func uploadCover(t *testing.T, env *testkit.Env, key string, img image.Image) any {
+	t.Helper()
+	var pngBytes, body bytes.Buffer
+	require.NoError(t, png.Encode(&pngBytes, img))
+	mw := multipart.NewWriter(&body)
+	require.NoError(t, mw.WriteField("purpose", "cover"))
+	part, err := mw.CreateFormFile("file", "cover.png")
+	require.NoError(t, err)
+	_, _ = part.Write(pngBytes.Bytes())
+	require.NoError(t, mw.Close())
+	up := env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: key, Body: body.Bytes(),
+		Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
+	require.Equal(t, 201, up.Status, "%s", up.Body)
+	return up.JSON(t)["token"]
+}
+
 // A cover comes in sizes (srcset): made at upload, and made again on the
 // first request of a size that is missing (covers uploaded before sizes).
 func TestCoverSizes(t *testing.T) {
@@ -30,18 +47,7 @@ func TestCoverSizes(t *testing.T) {
 			img.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y), 90, 255})
 		}
 	}
-	var pngBytes, body bytes.Buffer
-	require.NoError(t, png.Encode(&pngBytes, img))
-	mw := multipart.NewWriter(&body)
-	require.NoError(t, mw.WriteField("purpose", "cover"))
-	part, err := mw.CreateFormFile("file", "cover.png")
-	require.NoError(t, err)
-	_, _ = part.Write(pngBytes.Bytes())
-	require.NoError(t, mw.Close())
-	up := env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: s.Key, Body: body.Bytes(),
-		Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
-	require.Equal(t, 201, up.Status, "%s", up.Body)
-	l := publish(t, env, s.Key, map[string]any{"title": "Covered", "price": 900, "cover": up.JSON(t)["token"],
+	l := publish(t, env, s.Key, map[string]any{"title": "Covered", "price": 900, "cover": uploadCover(t, env, s.Key, img),
 		"deliverables": []map[string]any{{"type": "text", "value": "x"}}})
 
 	html := page(t, env, "/p/"+l["slug"].(string), "")
@@ -82,18 +88,7 @@ func TestStorePageCoverPriority(t *testing.T) {
 	for i := range 6 {
 		img := image.NewNRGBA(image.Rect(0, 0, 64, 48))
 		img.SetNRGBA(i, i, color.NRGBA{200, 10, 10, 255})
-		var pngBytes, body bytes.Buffer
-		require.NoError(t, png.Encode(&pngBytes, img))
-		mw := multipart.NewWriter(&body)
-		require.NoError(t, mw.WriteField("purpose", "cover"))
-		part, err := mw.CreateFormFile("file", "cover.png")
-		require.NoError(t, err)
-		_, _ = part.Write(pngBytes.Bytes())
-		require.NoError(t, mw.Close())
-		up := env.Do(testkit.Request{Method: "POST", Path: "/v1/files", Key: s.Key, Body: body.Bytes(),
-			Header: map[string]string{"Content-Type": mw.FormDataContentType()}})
-		require.Equal(t, 201, up.Status, "%s", up.Body)
-		publish(t, env, s.Key, map[string]any{"title": "Card " + string(rune('A'+i)), "price": 900, "cover": up.JSON(t)["token"],
+		publish(t, env, s.Key, map[string]any{"title": "Card " + string(rune('A'+i)), "price": 900, "cover": uploadCover(t, env, s.Key, img),
 			"deliverables": []map[string]any{{"type": "text", "value": "x"}}})
 	}
 	imgs := regexp.MustCompile(`<li class="card"><a [^>]*><img [^>]*>`).FindAllString(page(t, env, "/s/"+s.Slug, ""), -1)
