@@ -424,11 +424,21 @@ func TestGraphQLListingsDataloader(t *testing.T) {
 		require.Equal(t, 201, r.Status, "%s", r.Body)
 	}
 	query := `query($n: Int) { viewer { listings(first: $n) { edges { cursor node { id title deliverables { id type value } readiness { sellable next } } } pageInfo { hasNextPage endCursor } } } }`
+	// The counter is the process's: a background statement (the key's
+	// last-used write, the process heartbeat) may land in a window, never
+	// take one away, so each size counts its fewest of three runs.
 	cost := func(n int) (int64, gqlResponse) {
-		time.Sleep(50 * time.Millisecond) // let the key's last-used write settle
-		before := env.Server.DB.Queries()
-		res := gql(t, env, acc.Key, query, map[string]any{"n": n})
-		return env.Server.DB.Queries() - before, res
+		var least int64 = -1
+		var res gqlResponse
+		for range 3 {
+			time.Sleep(50 * time.Millisecond) // let the key's last-used write settle
+			before := env.Server.DB.Queries()
+			res = gql(t, env, acc.Key, query, map[string]any{"n": n})
+			if q := env.Server.DB.Queries() - before; least < 0 || q < least {
+				least = q
+			}
+		}
+		return least, res
 	}
 	small, res := cost(2)
 	require.Empty(t, res.Errors)
