@@ -262,8 +262,14 @@ func TestMetricsDuringPurchase(t *testing.T) {
 		_, ok := end[name]
 		require.True(t, ok, "no %s on /metrics", name)
 	}
-	// The job metrics are the working process's.
-	finished := scrapeOf(t, worker)
+	// The job metrics are the working process's. River reports a finished
+	// job to its subscribers after the completion is written, so the queue
+	// reads 0 a moment before the counter moves.
+	finished := eventually(t, worker, 15*time.Second, "the worker's finished jobs counted", func(s scrape) bool {
+		refund, _ := s.value("commerce_jobs_finished_total", "kind", "sandbox_refund_confirm", "outcome", "job_completed")
+		cleanup, _ := s.value("commerce_job_duration_seconds", "kind", "idempotency_cleanup")
+		return refund > 0 && cleanup > 0
+	})
 	require.Greater(t, finished.get(t, "commerce_jobs_finished_total", "kind", "sandbox_refund_confirm", "outcome", "job_completed"), 0.0)
 	require.Greater(t, finished.get(t, "commerce_job_duration_seconds", "kind", "idempotency_cleanup"), 0.0)
 
