@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,12 @@ type DB struct {
 	queries  *queryCounter
 	listener *Listener
 	process  *processState
+	// unnamed: the pool's statements are not prepared and kept (a
+	// pooler's URL, or the URL's own default_query_exec_mode).
+	unnamed bool
+	// planned holds each PlannedQuery's function (*plannedState), behind
+	// a pooler.
+	planned sync.Map
 }
 
 // queryCounter counts the statements sent on the pool's connections (bun's
@@ -162,7 +169,8 @@ func OpenDirect(ctx context.Context, url, directURL string, opts ...Option) (*DB
 		pool.Close()
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	d := &DB{Pool: pool, RiverPool: pool, queries: counter, listener: newListener(dcfg.ConnConfig)}
+	d := &DB{Pool: pool, RiverPool: pool, queries: counter, listener: newListener(dcfg.ConnConfig),
+		unnamed: cfg.ConnConfig.DefaultQueryExecMode != pgx.QueryExecModeCacheStatement}
 	if directURL != url {
 		if !strings.Contains(directURL, "pool_max_conns") {
 			dcfg.MaxConns = defaultRiverMaxConns

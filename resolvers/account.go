@@ -44,6 +44,10 @@ const accountQuery = `SELECT ` + accountColumns + `
 FROM accounts a` + accountStatsJoin + `
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
+// accountRead is accountQuery, kept planned behind a pooler (a dozen
+// subqueries: planning it costs PostgreSQL far more than running it).
+var accountRead = &db.PlannedQuery{SQL: accountQuery}
+
 // accountColumns are the columns of accountQuery (a is the account), in
 // the order of accountDest; the listing read selects them too.
 const accountColumns = `
@@ -141,7 +145,7 @@ func (r *Resolver) readAccount(ctx context.Context, id string) (*db.Account, acc
 		a  db.Account
 		ex accountExtras
 	)
-	err := r.DB.Pool.QueryRow(ctx, accountQuery, id).Scan(accountDest(&a, &ex)...)
+	err := r.DB.QueryRowPlanned(ctx, accountRead, id).Scan(accountDest(&a, &ex)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ex, problem.NotFoundf("The account no longer exists.")
 	}

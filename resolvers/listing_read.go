@@ -41,6 +41,10 @@ FROM accounts a` + accountStatsJoin + `
 JOIN listings lst ON lst.account_id = a.id AND lst.id = $2 AND lst.deleted_at IS NULL
 WHERE a.id = $1 AND a.deleted_at IS NULL`
 
+// listingRead is listingReadQuery, kept planned behind a pooler (about 5 ms
+// to plan, 0.1 ms to run).
+var listingRead = &db.PlannedQuery{SQL: listingReadQuery}
+
 // readListing reads a listing with its deliverables, its reviews' summary
 // (count, average, the latest 10 shown) and its seller's facts in one
 // statement; nil when there is no such listing.
@@ -59,7 +63,7 @@ func (r *Resolver) readListing(ctx context.Context, accountID, id string) (*db.L
 		&l.UTMMedium, &l.UTMCampaign, &l.Metadata, &l.UpdatedAt,
 		&l.LicenseEnabled, &l.LicenseActivationLimit, &l.LicenseExpiresAfterDays, &l.LicenseKeyPrefix,
 		&l.AccessDownloadLimit, &l.AccessDays, &l.Billing, &l.BillingInterval, &l.TrialDays, &raw, &rawStats, &rawReviews)
-	err := r.DB.Pool.QueryRow(ctx, listingReadQuery, accountID, id).Scan(dest...)
+	err := r.DB.QueryRowPlanned(ctx, listingRead, accountID, id).Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, nil, nil, nil
 	}

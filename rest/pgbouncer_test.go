@@ -8,7 +8,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,6 +111,28 @@ func TestThroughPgBouncer(t *testing.T) {
 
 	l := publishedListing(t, env, acc.Key, map[string]any{"title": "Bounced " + testkit.Unique(), "price": 1500,
 		"deliverables": []any{map[string]any{"type": "text", "value": "thank you"}}})
+	// The listing and account reads, each a dozen subqueries, run as
+	// their functions (a plan kept per server connection, where unnamed
+	// statements would be planned on every call) and read the same.
+	var planned atomic.Int32
+	stop := env.Server.DB.WatchStatements(func(sql string) {
+		if strings.HasPrefix(sql, "SELECT * FROM planned_") {
+			planned.Add(1)
+		}
+	})
+	lr := env.Get("/v1/listings/"+l["id"].(string), acc.Key)
+	require.Equal(t, 200, lr.Status, "%s", lr.Body)
+	lj := lr.JSON(t)
+	require.Equal(t, []any{l["title"], 1500.0, "published"}, []any{lj["title"], lj["price"], lj["status"]})
+	require.Equal(t, "thank you", lj["deliverables"].([]any)[0].(map[string]any)["value"])
+	require.Equal(t, acc.ID, env.Get("/v1/account", acc.Key).JSON(t)["id"])
+	requireProblem(t, env, env.Get("/v1/listings/lst_01JNOSUCHLISTING0000000000", acc.Key), 404, "not_found")
+	gr := gql(t, env, acc.Key, `query($id: ID!) { listing(id: $id) { title deliverables { value } } }`, map[string]any{"id": l["id"]})
+	require.Empty(t, gr.Errors)
+	require.JSONEq(t, fmt.Sprintf(`{"listing": {"title": %q, "deliverables": [{"value": "thank you"}]}}`, l["title"]), string(gr.Data))
+	stop()
+	require.GreaterOrEqual(t, planned.Load(), int32(3), "listing (REST, GraphQL) and account")
+
 	buyer := uniqueEmail("bounced")
 	orderID, _ := buy(t, env, l["slug"].(string), url.Values{"email": {buyer}}, "paid")
 	require.Equal(t, "fulfilled", env.Get("/v1/orders/"+orderID, acc.Key).JSON(t)["status"])
