@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,11 +34,11 @@ type PlannedQuery struct {
 // function could not be installed before it tries again.
 const plannedRetry = time.Minute
 
-// plannedState is one query's function in this process: its call once
-// installed, or when installing last failed.
+// plannedState is one query's function in this process: the statement
+// that calls it once installed, or when installing last failed.
 type plannedState struct {
-	mu       sync.Mutex
-	call     string
+	call     atomic.Pointer[string]
+	mu       sync.Mutex // installing
 	failedAt time.Time
 }
 
@@ -57,24 +58,34 @@ func (d *DB) QueryRowPlanned(ctx context.Context, q *PlannedQuery, args ...any) 
 }
 
 // plannedCall is the statement calling q's function, "" while it cannot be
-// installed.
+// installed. Once installed, a load; the first calls wait for the install.
 func (d *DB) plannedCall(ctx context.Context, q *PlannedQuery) string {
-	v, _ := d.planned.LoadOrStore(q, &plannedState{})
+	v, ok := d.planned.Load(q)
+	if !ok {
+		v, _ = d.planned.LoadOrStore(q, &plannedState{})
+	}
 	s := v.(*plannedState)
+	if call := s.call.Load(); call != nil {
+		return *call
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.call != "" || (!s.failedAt.IsZero() && time.Since(s.failedAt) < plannedRetry) {
-		return s.call
+	if call := s.call.Load(); call != nil {
+		return *call
+	}
+	if !s.failedAt.IsZero() && time.Since(s.failedAt) < plannedRetry {
+		return ""
 	}
 	call, err := d.installPlanned(ctx, q)
 	if err != nil {
-		s.failedAt = time.Now()
+		// A request that gave up leaves the install to the next one.
 		if ctx.Err() == nil {
+			s.failedAt = time.Now()
 			slog.Warn("db: a planned query runs as plain SQL, planned on every call", "error", err)
 		}
 		return ""
 	}
-	s.call = call
+	s.call.Store(&call)
 	return call
 }
 

@@ -134,6 +134,18 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	require.True(t, strings.HasPrefix(otherCalls[0], "SELECT * FROM planned_"), otherCalls[0])
 	require.NotEqual(t, calls[0], otherCalls[0])
 
+	// A request that gives up while the function is made leaves it to the
+	// next one.
+	late := &db.PlannedQuery{SQL: q.SQL + " -- late"}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	var n int
+	require.Error(t, procs[2].QueryRowPlanned(cancelled, late, 41, "pg_class").Scan(&n))
+	seen = watch(t, procs[2])
+	readProbe(t, procs[2], late)
+	lateCalls := seen()
+	require.True(t, strings.HasPrefix(lateCalls[len(lateCalls)-1], "SELECT * FROM planned_"), lateCalls)
+
 	// A process whose role may not create functions runs the query itself
 	// and reads the same row.
 	role := "planned_" + strings.ToLower(testkit.Unique())
