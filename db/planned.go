@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // PlannedQuery is a read that costs PostgreSQL far more to plan than to
@@ -46,15 +48,41 @@ type plannedState struct {
 // the pool prepares its statements, and behind a pooler the call of q's
 // function, installed on first use. If the function cannot be installed
 // (the role may not create functions, say) the query runs as it is, more
-// slowly, and the failure is logged.
+// slowly, and the failure is logged. If the function is gone (dropped, or
+// no longer matching its columns' types after a migration), this read
+// runs the query itself and the next one installs the function again.
 func (d *DB) QueryRowPlanned(ctx context.Context, q *PlannedQuery, args ...any) pgx.Row {
 	if !d.unnamed {
 		return d.Pool.QueryRow(ctx, q.SQL, args...)
 	}
 	if call := d.plannedCall(ctx, q); call != "" {
-		return d.Pool.QueryRow(ctx, call, args...)
+		return plannedRow{Row: d.Pool.QueryRow(ctx, call, args...), d: d, ctx: ctx, q: q, args: args}
 	}
 	return d.Pool.QueryRow(ctx, q.SQL, args...)
+}
+
+// plannedRow is the row of a function's call.
+type plannedRow struct {
+	pgx.Row
+	d    *DB
+	ctx  context.Context
+	q    *PlannedQuery
+	args []any
+}
+
+// Scan is the call's Scan; when the function is gone, the query's.
+func (r plannedRow) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	var pe *pgconn.PgError
+	// undefined_function, datatype_mismatch
+	if !errors.As(err, &pe) || (pe.Code != "42883" && pe.Code != "42804") {
+		return err
+	}
+	if v, ok := r.d.planned.Load(r.q); ok {
+		v.(*plannedState).call.Store(nil)
+	}
+	slog.Warn("db: a planned query's function is gone; it is made again", "error", err)
+	return r.d.Pool.QueryRow(r.ctx, r.q.SQL, r.args...).Scan(dest...)
 }
 
 // plannedCall is the statement calling q's function, "" while it cannot be

@@ -134,6 +134,20 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	require.True(t, strings.HasPrefix(otherCalls[0], "SELECT * FROM planned_"), otherCalls[0])
 	require.NotEqual(t, calls[0], otherCalls[0])
 
+	// Dropped behind the process's back (or no longer matching its types
+	// after a migration): that read runs the query, the next one makes the
+	// function again and calls it.
+	name := calls[0][len("SELECT * FROM "):strings.Index(calls[0], "(")]
+	_, err := direct.Pool.Exec(context.Background(), `DROP FUNCTION `+name)
+	require.NoError(t, err)
+	seen = watch(t, procs[0])
+	require.Equal(t, want.c, readProbe(t, procs[0], q).c)
+	require.Equal(t, []string{calls[0], q.SQL}, seen())
+	require.Equal(t, want.c, readProbe(t, procs[0], q).c)
+	again := seen()
+	require.Equal(t, calls[0], again[len(again)-1])
+	require.Equal(t, 1, functionsNamed(t, direct, calls[0]))
+
 	// A request that gives up while the function is made leaves it to the
 	// next one.
 	late := &db.PlannedQuery{SQL: q.SQL + " -- late"}
@@ -149,7 +163,7 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	// A process whose role may not create functions runs the query itself
 	// and reads the same row.
 	role := "planned_" + strings.ToLower(testkit.Unique())
-	_, err := direct.Pool.Exec(context.Background(), `CREATE ROLE `+role+` LOGIN`)
+	_, err = direct.Pool.Exec(context.Background(), `CREATE ROLE `+role+` LOGIN`)
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = direct.Pool.Exec(context.Background(), `DROP ROLE `+role) })
 	u, err := url.Parse(pooled)
