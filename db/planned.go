@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,10 +27,13 @@ import (
 // PL/pgSQL keeps its statements' plans for the session and a pooler's
 // server connections outlive its clients' transactions.
 //
-// SQL is the query, $1… its parameters. Declare each one once, at package
-// level: the process installs its function on first use.
+// Name (lower case letters and underscores) starts the function's name, so
+// traces, logs and pg_stat_statements say which read a call is. SQL is the
+// query, $1… its parameters. Declare each one once, at package level: the
+// process installs its function on first use.
 type PlannedQuery struct {
-	SQL string
+	Name string
+	SQL  string
 }
 
 // plannedRetry is how long a process runs a query as plain SQL after its
@@ -117,6 +121,10 @@ func (d *DB) plannedCall(ctx context.Context, q *PlannedQuery) string {
 	return call
 }
 
+// plannedName is what a PlannedQuery's Name may be: with "planned_" and
+// the hash, within PostgreSQL's 63 bytes of an identifier.
+var plannedName = regexp.MustCompile(`^[a-z_]{1,30}$`)
+
 // plannedTag quotes the functions' bodies.
 const plannedTag = "$planned$"
 
@@ -130,6 +138,9 @@ const plannedTag = "$planned$"
 func (d *DB) installPlanned(ctx context.Context, q *PlannedQuery) (string, error) {
 	if strings.Contains(q.SQL, plannedTag) {
 		return "", fmt.Errorf("planned query contains %s", plannedTag)
+	}
+	if !plannedName.MatchString(q.Name) {
+		return "", fmt.Errorf("planned query's name %q is not lower case letters and underscores (at most 30)", q.Name)
 	}
 	var call string
 	err := pgx.BeginFunc(ctx, d.Pool, func(tx pgx.Tx) error {
@@ -153,7 +164,7 @@ func (d *DB) installPlanned(ctx context.Context, q *PlannedQuery) (string, error
 		}
 		params, columns := types[:len(sd.ParamOIDs)], types[len(sd.ParamOIDs):]
 		sum := sha256.Sum256([]byte(q.SQL + "\x00" + strings.Join(params, ",") + "\x00" + strings.Join(columns, ",")))
-		name := "planned_" + hex.EncodeToString(sum[:10])
+		name := "planned_" + q.Name + "_" + hex.EncodeToString(sum[:10])
 		placeholders := make([]string, len(params))
 		for i := range params {
 			placeholders[i] = fmt.Sprintf("$%d", i+1)

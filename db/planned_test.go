@@ -16,7 +16,7 @@ import (
 
 // plannedProbe is a query with parameters and columns of several types,
 // a NULL and a type modifier among them, and a subquery.
-var plannedProbe = &db.PlannedQuery{SQL: `SELECT $1::int + 1 AS n, upper($2) AS s, json_build_object('a', $1::int) AS j,
+var plannedProbe = &db.PlannedQuery{Name: "probe", SQL: `SELECT $1::int + 1 AS n, upper($2) AS s, json_build_object('a', $1::int) AS j,
        NULL::text AS missing, 1.5::numeric(5,2) AS price, now() > '2000-01-01' AS after,
        (SELECT count(*) FROM pg_class WHERE relname = $2) AS c`}
 
@@ -97,7 +97,7 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	// Behind a pooler, ten processes start at once: one creates the
 	// function, every one calls it and reads the same row.
 	pooled := pooledURL(t, "planned-test")
-	q := &db.PlannedQuery{SQL: plannedProbe.SQL + " -- " + testkit.Unique()} // a function of this test's own
+	q := &db.PlannedQuery{Name: "probe", SQL: plannedProbe.SQL + " -- " + testkit.Unique()} // a function of this test's own
 	var wg sync.WaitGroup
 	procs := make([]*db.DB, 10)
 	for i := range procs {
@@ -120,18 +120,18 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	require.Equal(t, want.c, got.c)
 	calls := seen()
 	require.Len(t, calls, 1)
-	require.True(t, strings.HasPrefix(calls[0], "SELECT * FROM planned_"), calls[0])
+	require.True(t, strings.HasPrefix(calls[0], "SELECT * FROM planned_probe_"), calls[0])
 	require.Equal(t, "SELECT * FROM "+calls[0][len("SELECT * FROM "):strings.Index(calls[0], "(")]+"($1, $2)", calls[0])
 	require.Equal(t, 1, functionsNamed(t, direct, calls[0]))
 
 	// Another query is another function.
-	other := &db.PlannedQuery{SQL: q.SQL + " -- other"}
+	other := &db.PlannedQuery{Name: "probe_other", SQL: q.SQL + " -- other"}
 	readProbe(t, procs[1], other)
 	seen = watch(t, procs[1])
 	readProbe(t, procs[1], other)
 	otherCalls := seen()
 	require.Len(t, otherCalls, 1)
-	require.True(t, strings.HasPrefix(otherCalls[0], "SELECT * FROM planned_"), otherCalls[0])
+	require.True(t, strings.HasPrefix(otherCalls[0], "SELECT * FROM planned_probe_other_"), otherCalls[0])
 	require.NotEqual(t, calls[0], otherCalls[0])
 
 	// Dropped behind the process's back (or no longer matching its types
@@ -150,7 +150,7 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 
 	// A request that gives up while the function is made leaves it to the
 	// next one.
-	late := &db.PlannedQuery{SQL: q.SQL + " -- late"}
+	late := &db.PlannedQuery{Name: "probe", SQL: q.SQL + " -- late"}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	var n int
@@ -159,6 +159,11 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	readProbe(t, procs[2], late)
 	lateCalls := seen()
 	require.True(t, strings.HasPrefix(lateCalls[len(lateCalls)-1], "SELECT * FROM planned_"), lateCalls)
+
+	// A name that is not an identifier's: the query itself.
+	seen = watch(t, procs[3])
+	require.Equal(t, want.c, readProbe(t, procs[3], &db.PlannedQuery{Name: "Probe; DROP", SQL: q.SQL}).c)
+	require.Equal(t, []string{q.SQL}, seen())
 
 	// A process whose role may not create functions runs the query itself
 	// and reads the same row.
@@ -171,7 +176,7 @@ func TestPlannedQueryBehindAPooler(t *testing.T) {
 	u.User = url.User(role)
 	limited := openPooled(t, u.String())
 	seen = watch(t, limited)
-	bare := &db.PlannedQuery{SQL: q.SQL + " -- limited"}
+	bare := &db.PlannedQuery{Name: "probe", SQL: q.SQL + " -- limited"}
 	r := readProbe(t, limited, bare)
 	require.Equal(t, want.n, r.n)
 	require.JSONEq(t, string(want.j), string(r.j))

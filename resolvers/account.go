@@ -46,7 +46,7 @@ WHERE a.id = $1 AND a.deleted_at IS NULL`
 
 // accountRead is accountQuery, kept planned behind a pooler (a dozen
 // subqueries: planning it costs PostgreSQL far more than running it).
-var accountRead = &db.PlannedQuery{SQL: accountQuery}
+var accountRead = &db.PlannedQuery{Name: "account_read", SQL: accountQuery}
 
 // accountColumns are the columns of accountQuery (a is the account), in
 // the order of accountDest; the listing read selects them too.

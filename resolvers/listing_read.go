@@ -43,7 +43,7 @@ WHERE a.id = $1 AND a.deleted_at IS NULL`
 
 // listingRead is listingReadQuery, kept planned behind a pooler (about 5 ms
 // to plan, 0.1 ms to run).
-var listingRead = &db.PlannedQuery{SQL: listingReadQuery}
+var listingRead = &db.PlannedQuery{Name: "listing_read", SQL: listingReadQuery}
 
 // readListing reads a listing with its deliverables, its reviews' summary
 // (count, average, the latest 10 shown) and its seller's facts in one
