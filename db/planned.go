@@ -59,8 +59,8 @@ func (d *DB) QueryRowPlanned(ctx context.Context, q *PlannedQuery, args ...any) 
 	if !d.unnamed {
 		return d.Pool.QueryRow(ctx, q.SQL, args...)
 	}
-	if call := d.plannedCall(ctx, q); call != "" {
-		return plannedRow{Row: d.Pool.QueryRow(ctx, call, args...), d: d, ctx: ctx, q: q, args: args}
+	if s, call := d.plannedCall(ctx, q); call != "" {
+		return plannedRow{Row: d.Pool.QueryRow(ctx, call, args...), d: d, state: s, ctx: ctx, q: q, args: args}
 	}
 	return d.Pool.QueryRow(ctx, q.SQL, args...)
 }
@@ -68,10 +68,11 @@ func (d *DB) QueryRowPlanned(ctx context.Context, q *PlannedQuery, args ...any) 
 // plannedRow is the row of a function's call.
 type plannedRow struct {
 	pgx.Row
-	d    *DB
-	ctx  context.Context
-	q    *PlannedQuery
-	args []any
+	d     *DB
+	state *plannedState
+	ctx   context.Context
+	q     *PlannedQuery
+	args  []any
 }
 
 // Scan is the call's Scan; when the function is gone, the query's.
@@ -82,31 +83,30 @@ func (r plannedRow) Scan(dest ...any) error {
 	if !errors.As(err, &pe) || (pe.Code != "42883" && pe.Code != "42804") {
 		return err
 	}
-	if v, ok := r.d.planned.Load(r.q); ok {
-		v.(*plannedState).call.Store(nil)
-	}
+	r.state.call.Store(nil)
 	slog.Warn("db: a planned query's function is gone; it is made again", "error", err)
 	return r.d.Pool.QueryRow(r.ctx, r.q.SQL, r.args...).Scan(dest...)
 }
 
-// plannedCall is the statement calling q's function, "" while it cannot be
-// installed. Once installed, a load; the first calls wait for the install.
-func (d *DB) plannedCall(ctx context.Context, q *PlannedQuery) string {
+// plannedCall is q's state in this process and the statement calling q's
+// function, "" while it cannot be installed. Once installed, a load; the
+// first calls wait for the install.
+func (d *DB) plannedCall(ctx context.Context, q *PlannedQuery) (*plannedState, string) {
 	v, ok := d.planned.Load(q)
 	if !ok {
 		v, _ = d.planned.LoadOrStore(q, &plannedState{})
 	}
 	s := v.(*plannedState)
 	if call := s.call.Load(); call != nil {
-		return *call
+		return s, *call
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if call := s.call.Load(); call != nil {
-		return *call
+		return s, *call
 	}
 	if !s.failedAt.IsZero() && time.Since(s.failedAt) < plannedRetry {
-		return ""
+		return s, ""
 	}
 	call, err := d.installPlanned(ctx, q)
 	if err != nil {
@@ -115,10 +115,10 @@ func (d *DB) plannedCall(ctx context.Context, q *PlannedQuery) string {
 			s.failedAt = time.Now()
 			slog.Warn("db: a planned query runs as plain SQL, planned on every call", "error", err)
 		}
-		return ""
+		return s, ""
 	}
 	s.call.Store(&call)
-	return call
+	return s, call
 }
 
 // plannedName is what a PlannedQuery's Name may be: with "planned_" and
